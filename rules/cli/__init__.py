@@ -1,0 +1,21 @@
+"""The ``trumps`` command: one module per subcommand, registered here."""
+
+from __future__ import annotations
+
+import typer
+
+from rules.cli.replay import replay
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help='Svoi Kozyri ("Your trumps"), the card game.')
+
+
+@app.callback()
+def _root() -> None:
+    """Play, replay and analyse games of Svoi Kozyri."""
+
+
+app.command()(replay)
+
+
+def main() -> None:
+    app()

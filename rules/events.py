@@ -1,0 +1,256 @@
+"""The events of a game, as pydantic models: the lines of a replay log, and notifications.
+
+Input events (CONTRACT.md) carry only decisions and the chance outcome of the deal;
+a log is a :class:`Start` header followed by them. Notifications report what the
+rules did on their own, so that a user interface or a server never re-derives it.
+
+>>> event = parse_event('{"type": "beat", "seat": 0, "card": "QD"}')
+>>> event
+Beat(type='beat', seat=0, card='QD')
+>>> event_json(event)
+'{"type":"beat","seat":0,"card":"QD"}'
+>>> parse_event('{"type": "beat", "seat": 0, "card": "1D"}')
+Traceback (most recent call last):
+...
+rules.events.EventError: invalid beat event: card: '1D' is not a card code (rank 6-9 T J Q K A, then suit S H D C)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from rules.cards import CardCode
+from rules.options import RuleSet
+
+SuitCode = Literal["S", "H", "D", "C"]
+Seat = Annotated[int, Field(ge=0, le=3, description="A seat number, 0 to players-1.")]
+
+
+class _Model(BaseModel):
+    # Strict: a seat written as "1" or a flag written as 1 is a mistyped field, not a guess.
+    # Unknown extra fields are ignored, as CONTRACT.md asks of readers.
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class RuleOptions(_Model):
+    """The rule options of a log header; each defaults as in RULES.md."""
+
+    pass_sixes: bool = True
+    must_beat: bool = False
+
+
+class Start(_Model):
+    """The header, first line of every log."""
+
+    type: Literal["start"] = "start"
+    format: Literal[1] = Field(default=1, description="The log format version.")
+    players: int = Field(default=2, ge=2, le=4)
+    dealer: int = Field(default=0, ge=0, le=3)
+    rules: RuleOptions = RuleOptions()
+
+    @model_validator(mode="after")
+    def _dealer_is_a_seat(self) -> Start:
+        if self.dealer >= self.players:
+            raise ValueError(f"dealer {self.dealer} is not a seat of a {self.players}-player game")
+        return self
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> Start:
+        return cls(
+            players=rules.players,
+            dealer=rules.dealer,
+            rules=RuleOptions(pass_sixes=rules.pass_sixes, must_beat=rules.must_beat),
+        )
+
+    def rule_set(self) -> RuleSet:
+        return RuleSet(
+            players=self.players,
+            dealer=self.dealer,
+            pass_sixes=self.rules.pass_sixes,
+            must_beat=self.rules.must_beat,
+        )
+
+
+class ChooseTrump(_Model):
+    """A player chooses their trump suit (RULES.md §2.1)."""
+
+    type: Literal["choose_trump"] = "choose_trump"
+    seat: Seat
+    suit: SuitCode
+
+
+class Deal(_Model):
+    """The deal: every hand as dealt, before sixes pass (§2.2)."""
+
+    type: Literal["deal"] = "deal"
+    hands: list[list[CardCode]]
+
+
+class Position(_Model):
+    """A game started from an arbitrary position instead of the trump choice and the deal."""
+
+    type: Literal["position"] = "position"
+    trumps: list[SuitCode]
+    hands: list[list[CardCode]]
+    pile: list[CardCode] = Field(description="Bottom to top.")
+    to_act: Seat
+    phase: Literal["lead", "respond", "second"]
+
+
+class Lead(_Model):
+    """A card placed on the empty pile (§2.3)."""
+
+    type: Literal["lead"] = "lead"
+    seat: Seat
+    card: CardCode
+
+
+class Beat(_Model):
+    """A card that beats the top of the pile (§2.4)."""
+
+    type: Literal["beat"] = "beat"
+    seat: Seat
+    card: CardCode
+
+
+class Second(_Model):
+    """The second card played on one's own beating card (§2.5)."""
+
+    type: Literal["second"] = "second"
+    seat: Seat
+    card: CardCode
+
+
+class Take(_Model):
+    """Taking cards from the pile (§2.6). ``count``, if given, must match the rules."""
+
+    type: Literal["take"] = "take"
+    seat: Seat
+    count: int | None = Field(default=None, ge=1, le=36)
+
+
+Move = Lead | Beat | Second | Take
+"""A decision in play."""
+
+Event = Annotated[ChooseTrump | Deal | Position | Lead | Beat | Second | Take, Field(discriminator="type")]
+"""Any event after the header."""
+
+LogLine = Annotated[Start | ChooseTrump | Deal | Position | Lead | Beat | Second | Take, Field(discriminator="type")]
+"""Any line of a log."""
+
+
+# --- Notifications: what the rules did on their own ----------------------------------------
+
+
+class SixPassed(_Model):
+    """After the deal, a six of another player's trump passed to that player."""
+
+    type: Literal["six_passed"] = "six_passed"
+    card: CardCode
+    from_seat: Seat
+    to_seat: Seat
+
+
+class Took(_Model):
+    """A player took cards from the pile (bottom to top, as they lay)."""
+
+    type: Literal["took"] = "took"
+    seat: Seat
+    cards: list[CardCode]
+    whole_pile: bool
+
+
+class WentOut(_Model):
+    """A player has no cards left and takes no further part."""
+
+    type: Literal["went_out"] = "went_out"
+    seat: Seat
+    place: int = Field(description="1 for the first player to go out, 2 for the next, ...")
+
+
+class TurnPassed(_Model):
+    """The turn passed to a new player (the moment positions are compared for repetition)."""
+
+    type: Literal["turn"] = "turn"
+    seat: Seat
+    phase: Literal["lead", "respond"]
+
+
+class GameOver(_Model):
+    """The game ended; see :class:`rules.state.Outcome` for the fields of ``outcome``."""
+
+    type: Literal["game_over"] = "game_over"
+    result: Literal["loss", "draw"]
+    loser: Seat | None = None
+    reason: Literal["tie_check", "repetition"] | None = None
+
+
+Notification = Annotated[SixPassed | Took | WentOut | TurnPassed | GameOver, Field(discriminator="type")]
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(LogLine)
+NOTIFICATION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Notification)
+
+
+class EventError(ValueError):
+    """A line that is not a well-formed event; the message says what is wrong, in one line."""
+
+
+def _describe(error: dict[str, Any], kind: str) -> str:
+    loc = [str(part) for part in error["loc"] if part != kind]
+    where = ".".join(loc)
+    message = error["msg"]
+    if error["type"] == "string_pattern_mismatch":
+        message = f"{error['input']!r} is not a card code (rank 6-9 T J Q K A, then suit S H D C)"
+    elif error["type"] == "missing":
+        message = "missing"
+    elif (error["type"] == "literal_error" and loc and loc[-1] in ("suit", "trumps")) or (
+        len(loc) >= 2 and loc[0] == "trumps"
+    ):
+        message = f"{error['input']!r} is not a suit (S, H, D or C)"
+    return f"{where}: {message}" if where else message
+
+
+def parse_event(line: str | bytes | dict[str, Any]) -> Any:
+    """Parse one log line (JSON text or an already decoded object) into its event model.
+
+    Raises :class:`EventError` with a one-line reason: malformed JSON, no object,
+    unknown ``type``, missing or mistyped field.
+    """
+    if isinstance(line, dict):
+        data = line
+    else:
+        try:
+            data = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise EventError(f"malformed JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise EventError(f"expected a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind is None:
+        raise EventError("missing field 'type'")
+    if not isinstance(kind, str) or kind not in _KINDS:
+        raise EventError(f"unknown event type {kind!r}")
+    try:
+        return EVENT_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        details = "; ".join(_describe(dict(e), kind) for e in error.errors())
+        raise EventError(f"invalid {kind} event: {details}") from None
+
+
+_KINDS = frozenset({"start", "choose_trump", "deal", "position", "lead", "beat", "second", "take"})
+
+
+def event_dict(event: BaseModel) -> dict[str, Any]:
+    """An event as the JSON object of a log line (optional fields left out when unset)."""
+    return event.model_dump(mode="json", exclude_none=True)
+
+
+def event_json(event: BaseModel) -> str:
+    """An event as one compact log line (without the newline)."""
+    return json.dumps(event_dict(event), separators=(",", ":"), ensure_ascii=False)

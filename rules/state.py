@@ -1,0 +1,73 @@
+"""Serializable pictures of a game: the full state, one seat's view, the outcome."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
+
+from rules.cards import CardCode
+from rules.events import Event, Seat, SuitCode
+
+PhaseName = Literal["trump_choice", "deal", "lead", "respond", "second", "finished"]
+
+
+class Outcome(BaseModel):
+    """How a game ended: a loss (with the loser) or a draw (by tie check or repetition).
+
+    >>> Outcome(result="draw", reason="repetition", out_order=[]).model_dump()
+    {'result': 'draw', 'reason': 'repetition', 'out_order': []}
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    result: Literal["loss", "draw"]
+    loser: Seat | None = Field(default=None, description="The seat left holding cards; only for a loss.")
+    reason: Literal["tie_check", "repetition"] | None = Field(
+        default=None, description="Why the game was drawn; only for a draw."
+    )
+    out_order: list[Seat] = Field(description="The seats that went out, first first: the winners in order.")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unset(self, handler: Any) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {key: value for key, value in data.items() if value is not None}
+
+
+class GameState(BaseModel):
+    """The whole state, as ``trumps replay --json`` prints it (CONTRACT.md)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    phase: PhaseName
+    to_act: Seat | None = Field(description="The seat whose decision is awaited; null during the deal and at the end.")
+    trumps: list[SuitCode | None] = Field(description="Each seat's trump suit, null until chosen.")
+    hands: list[list[CardCode]] = Field(description="Each seat's hand, sorted by suit S H D C, then rank.")
+    pile: list[CardCode] = Field(description="Bottom to top.")
+    outcome: Outcome | None
+
+
+class View(BaseModel):
+    """What one seat may see: never another seat's hidden cards.
+
+    ``seat`` is ``None`` for a spectator's public view. ``known`` lists, per seat, the
+    cards everybody knows that seat holds (cards it picked up from the pile or
+    received as passed sixes, and not yet played). ``out_of_play`` lists cards
+    absent from a game started from a position.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: Seat | None
+    players: int
+    phase: PhaseName
+    to_act: Seat | None
+    trumps: list[SuitCode | None]
+    hand: list[CardCode] = Field(description="This seat's own hand, sorted; empty for a spectator.")
+    hand_counts: list[int]
+    known: list[list[CardCode]]
+    pile: list[CardCode]
+    out_of_play: list[CardCode]
+    out_order: list[Seat]
+    legal_moves: list[Event] = Field(description="This seat's legal moves; empty when it is not to act.")
+    outcome: Outcome | None
