@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from rules.cli.bench import bench
 from rules.cli.replay import replay
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help='Svoi Kozyri ("Your trumps"), the card game.')
@@ -15,6 +16,7 @@ def _root() -> None:
 
 
 app.command()(replay)
+app.command()(bench)
 
 
 def main() -> None:
