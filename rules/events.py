@@ -202,17 +202,13 @@ class EventError(ValueError):
 
 
 def _describe(error: dict[str, Any], kind: str) -> str:
-    loc = [str(part) for part in error["loc"] if part != kind]
-    where = ".".join(loc)
-    message = error["msg"]
+    where = ".".join(str(part) for part in error["loc"] if part != kind)
     if error["type"] == "string_pattern_mismatch":
         message = f"{error['input']!r} is not a card code (rank 6-9 T J Q K A, then suit S H D C)"
     elif error["type"] == "missing":
         message = "missing"
-    elif (error["type"] == "literal_error" and loc and loc[-1] in ("suit", "trumps")) or (
-        len(loc) >= 2 and loc[0] == "trumps"
-    ):
-        message = f"{error['input']!r} is not a suit (S, H, D or C)"
+    else:
+        message = error["msg"]
     return f"{where}: {message}" if where else message
 
 

@@ -246,11 +246,8 @@ class Game:
             raise IllegalEvent(reason)
         model = self._model
         move = _move_of(event)
-        setup = None
-        if move is None:
-            setup = (model.trumps.copy(), model.core, model.out_of_play)
-            if model.core is not None:
-                model.core = model.core.copy()
+        # trump choice, deal and position replace setup data; moves in play are undone by core
+        setup = (model.trumps.copy(), model.core, model.out_of_play) if move is None else None
         state_name, known = model.state, model.known.copy()
         model.last_undo = None
         try:
