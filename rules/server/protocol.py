@@ -1,0 +1,444 @@
+"""The messages of the online table: HTTP bodies and WebSocket messages, as pydantic models.
+
+Every message is a JSON object with a ``type``. A client talks to the server in two ways:
+
+* HTTP JSON for the lobby: ``POST /api/tables`` (:class:`CreateTable` →
+  :class:`TableCreated`), ``GET /api/tables`` (→ :class:`Lobby`), ``GET /api/tables/{id}``
+  (→ :class:`TableInfo`), ``POST /api/tables/{id}/join`` (:class:`JoinTable` →
+  :class:`Joined`), ``POST /api/tables/{id}/leave`` (:class:`LeaveTable` → :class:`Left`).
+* a WebSocket at ``/ws/tables/{id}`` for play: the client sends :data:`ClientMessage`
+  (``hello`` first, then ``move``, ``next_hand``, ``ping``), the server sends
+  :data:`ServerMessage` (``welcome``, ``update``, ``error``, ``pong``).
+
+Each ``update`` carries the table's event number ``event_no`` (1, 2, 3, ... over the
+whole match) and everything a client needs to draw the table: that seat's
+:class:`~rules.state.View` (its own hand and legal moves, never another seat's cards),
+the last event in public form, the engine's notifications, the score and the hash of
+the secret seed the current hand was dealt from. See ``docs/protocol.md``.
+
+>>> parse_client_message('{"type": "hello", "token": null, "last_seen": null}')
+Hello(type='hello', token=None, last_seen=None)
+>>> parse_client_message('{"type": "shout"}')
+Traceback (most recent call last):
+...
+rules.server.protocol.ProtocolError: unknown message type 'shout' (expected hello, move, next_hand or ping)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from rules.events import Beat, ChooseTrump, Lead, LogLine, Notification, RuleOptions, Seat, Second, Take
+from rules.state import Outcome, View
+
+PROTOCOL_VERSION = 1
+
+
+class _Message(BaseModel):
+    # Strict like the log events: "1" is not a seat. Unknown extra fields are ignored.
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+# --- Pieces shared by several messages -----------------------------------------------------------
+
+
+class SeatInfo(_Message):
+    """Who sits in a seat: nobody yet (``free``), a person (``human``) or the server's bot."""
+
+    seat: Seat
+    kind: Literal["free", "human", "computer"]
+    name: str | None = Field(default=None, description="The name a person gave when joining.")
+    level: str | None = Field(default=None, description="The bot's level, for a computer seat.")
+    connected: bool = Field(default=False, description="Whether a person is connected to this seat right now.")
+
+
+class TableInfo(_Message):
+    """A table as the lobby shows it."""
+
+    id: str
+    players: int = Field(ge=2, le=4)
+    rules: RuleOptions
+    seats: list[SeatInfo]
+    status: Literal["waiting", "playing", "finished"] = Field(
+        description="waiting: free seats before the first hand; playing; finished: the match is over."
+    )
+    hand: int = Field(description="The number of the current hand, 1 for the first; 0 before it starts.")
+    event_no: int = Field(description="The number of the table's last event; 0 when nothing has happened.")
+    clock: float | None = Field(default=None, description="Seconds per move, if the table has a clock.")
+    match_hands: int | None = Field(default=None, description="How many hands the match lasts; null: no limit.")
+    spectators: int = 0
+
+
+class Score(_Message):
+    """The running score of the match (RULES.md §4)."""
+
+    hand: int = Field(description="The number of the current hand, 1 for the first; 0 before it starts.")
+    dealer: int | None = Field(description="The dealer of the current hand.")
+    hands_lost: list[int] = Field(description="Per seat, how many hands it has lost.")
+    draws: int = 0
+    hands_played: int = Field(default=0, description="Hands finished so far.")
+    match_hands: int | None = None
+    match_over: bool = False
+
+
+# --- Events in public form -----------------------------------------------------------------------
+
+
+class SeatTaken(_Message):
+    """A person sat down in a seat."""
+
+    type: Literal["seat_taken"] = "seat_taken"
+    seat: Seat
+    name: str | None = None
+
+
+class SeatFreed(_Message):
+    """A person left their seat; it is free again (the game waits for someone to take it)."""
+
+    type: Literal["seat_freed"] = "seat_freed"
+    seat: Seat
+
+
+class HandStarted(_Message):
+    """A new hand: the dealer, and the SHA-256 of the secret seed the deal will come from."""
+
+    type: Literal["hand_started"] = "hand_started"
+    hand: int
+    dealer: Seat
+    seed_hash: str = Field(description="sha256 hex digest of the seed's decimal digits (UTF-8).")
+
+
+class DealPublic(_Message):
+    """The deal, as everybody may see it: how many cards each seat was dealt (before sixes pass)."""
+
+    type: Literal["deal"] = "deal"
+    hand_sizes: list[int]
+
+
+PlayerEvent = Annotated[ChooseTrump | Lead | Beat | Second | Take, Field(discriminator="type")]
+"""An event a seat sends: its trump choice or a move in play (the log events of CONTRACT.md)."""
+
+PublicEvent = Annotated[
+    SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take,
+    Field(discriminator="type"),
+]
+"""An event of the table as every connection may see it."""
+
+
+# --- HTTP bodies ---------------------------------------------------------------------------------
+
+
+class ComputerSeat(_Message):
+    """A seat the server plays, at a level of :data:`rules.players.LEVELS`."""
+
+    seat: Seat
+    level: str = "easy"
+
+
+class CreateTable(_Message):
+    """``POST /api/tables``: a new table. With ``join`` the creator takes a seat at once."""
+
+    players: int = Field(default=2, ge=2, le=4)
+    dealer: int = Field(default=0, ge=0, le=3, description="The dealer of the first hand.")
+    pass_sixes: bool = True
+    must_beat: bool = False
+    computer: list[ComputerSeat] = Field(default_factory=list, description="The seats the server plays.")
+    clock: float | None = Field(
+        default=None, ge=5, le=3600, description="Seconds per move; when they run out the server moves."
+    )
+    match_hands: int | None = Field(default=None, ge=1, le=1000, description="Hands in the match; null: no limit.")
+    join: bool = Field(default=True, description="Whether the creator takes a seat.")
+    seat: int | None = Field(default=None, ge=0, le=3, description="The seat to take; null: the first free one.")
+    name: str | None = Field(default=None, max_length=32)
+
+
+class TableCreated(_Message):
+    type: Literal["table_created"] = "table_created"
+    table: TableInfo
+    seat: int | None = None
+    token: str | None = Field(default=None, description="The secret seat token; keep it, it is shown once.")
+
+
+class JoinTable(_Message):
+    """``POST /api/tables/{id}/join``: take a free seat (null: the first free one)."""
+
+    seat: int | None = Field(default=None, ge=0, le=3)
+    name: str | None = Field(default=None, max_length=32)
+
+
+class Joined(_Message):
+    type: Literal["joined"] = "joined"
+    table_id: str
+    seat: Seat
+    token: str
+
+
+class LeaveTable(_Message):
+    """``POST /api/tables/{id}/leave``: give up the seat of this token."""
+
+    token: str = Field(max_length=128)
+
+
+class Left(_Message):
+    type: Literal["left"] = "left"
+    table_id: str
+    seat: Seat
+
+
+class Lobby(_Message):
+    """``GET /api/tables``: the tables not yet finished, newest first."""
+
+    type: Literal["lobby"] = "lobby"
+    tables: list[TableInfo]
+
+
+# --- WebSocket: client to server -----------------------------------------------------------------
+
+
+class Hello(_Message):
+    """The first message on a connection: a seat token (null: watch as a spectator).
+
+    ``last_seen`` is the event number of the last update received before a reconnect:
+    the server then sends exactly the updates after it, or one full resync.
+    """
+
+    type: Literal["hello"] = "hello"
+    token: str | None = Field(default=None, max_length=128)
+    last_seen: int | None = Field(default=None, ge=0)
+
+
+class MoveMessage(_Message):
+    """Play ``event`` (one of the view's ``legal_moves``). ``last_seen`` must be the table's current
+    event number: a move sent twice, or against an older picture, is refused without effect."""
+
+    type: Literal["move"] = "move"
+    event: PlayerEvent
+    last_seen: int = Field(ge=0)
+
+
+class NextHand(_Message):
+    """Start the next hand of the match once the current one is over (any seated person may)."""
+
+    type: Literal["next_hand"] = "next_hand"
+    last_seen: int = Field(ge=0)
+
+
+class Ping(_Message):
+    type: Literal["ping"] = "ping"
+    nonce: str | int | None = None
+
+
+ClientMessage = Annotated[Hello | MoveMessage | NextHand | Ping, Field(discriminator="type")]
+
+
+# --- WebSocket: server to client -----------------------------------------------------------------
+
+
+class Welcome(_Message):
+    """The answer to ``hello``: which seat this connection is (null: spectator)."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    table: TableInfo
+    seat: int | None
+
+
+class HandEnd(_Message):
+    """Sent with every update while the current hand is over: its full log and the revealed seed.
+
+    Check the deal: ``sha256(seed.encode()).hexdigest() == seed_hash`` and
+    ``Game(RuleSet(...), seed=int(seed)).sample_deal()`` equals the log's ``deal`` line.
+    """
+
+    hand: int
+    outcome: Outcome
+    seed: str = Field(description="The secret seed, in decimal digits.")
+    seed_hash: str
+    log: list[LogLine] = Field(description="The hand's replay log (CONTRACT.md): header, trump choice, deal, moves.")
+
+
+class Update(_Message):
+    """The table after event ``event_no``, as this connection may see it.
+
+    ``resync`` is true for a full picture (after ``hello``) rather than one event:
+    ``event`` and ``notifications`` are then those of the last event, if any.
+    """
+
+    type: Literal["update"] = "update"
+    table_id: str
+    event_no: int
+    resync: bool = False
+    event: PublicEvent | None = None
+    by: Literal["player", "computer", "clock", "server"] | None = Field(
+        default=None, description="Who made the event: the seat's person, its bot, the clock (timeout), the server."
+    )
+    notifications: list[Notification] = Field(default_factory=list)
+    view: View | None = Field(description="This seat's view (a spectator's: the public one); null before hand 1.")
+    score: Score
+    seats: list[SeatInfo]
+    status: Literal["waiting", "playing", "finished"]
+    seed_hash: str | None = Field(default=None, description="The current hand's seed hash.")
+    deadline: float | None = Field(
+        default=None, description="Unix time (seconds) when the clock of the seat to act runs out."
+    )
+    hand_end: HandEnd | None = None
+
+
+ErrorCode = Literal[
+    "bad_json",
+    "bad_message",
+    "unknown_type",
+    "too_large",
+    "rate_limited",
+    "hello_first",
+    "hello_timeout",
+    "already_hello",
+    "bad_token",
+    "spectator",
+    "not_your_seat",
+    "not_your_turn",
+    "illegal",
+    "stale",
+    "no_game",
+    "hand_not_over",
+    "match_over",
+    "not_found",
+    "table_full",
+    "seat_taken",
+    "too_many_tables",
+    "bad_request",
+    "internal",
+]
+
+
+class ErrorMessage(_Message):
+    """Something the client sent was refused; nothing changed. ``message`` says why in plain words."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    event_no: int | None = Field(default=None, description="The table's current event number, when relevant.")
+
+
+class Pong(_Message):
+    type: Literal["pong"] = "pong"
+    nonce: str | int | None = None
+    event_no: int
+
+
+ServerMessage = Annotated[Welcome | Update | ErrorMessage | Pong, Field(discriminator="type")]
+
+
+# --- Parsing and the schema ----------------------------------------------------------------------
+
+CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+_CLIENT_TYPES = ("hello", "move", "next_hand", "ping")
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be accepted; ``code`` is an :data:`ErrorCode`, the text one line."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def describe_validation(error: ValidationError) -> str:
+    """A pydantic error in one line: ``where: what`` for each problem (never the input itself)."""
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"] if not _is_tag(part))
+        message = "missing" if item["type"] == "missing" else item["msg"]
+        if item["type"] == "string_pattern_mismatch":
+            message = "not a card code (rank 6-9 T J Q K A, then suit S H D C)"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
+
+
+def _is_tag(part: object) -> bool:
+    # Discriminated unions put the tag ("beat", "hello") in the error location; leave it out.
+    return isinstance(part, str) and part in {"hello", "move", "next_hand", "ping", "choose_trump", *_MOVES}
+
+
+_MOVES = ("lead", "beat", "second", "take")
+
+
+def parse_client_message(text: str | bytes) -> Any:
+    """Parse a WebSocket text message from a client; raises :class:`ProtocolError`."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", f"expected a JSON object, got {_json_kind(data)}")
+    kind = data.get("type")
+    if kind not in _CLIENT_TYPES:
+        if kind is None:
+            raise ProtocolError("bad_message", "the message has no 'type'")
+        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "of the wrong kind"
+        raise ProtocolError("unknown_type", f"unknown message type {shown} (expected hello, move, next_hand or ping)")
+    if kind == "move":
+        event = data.get("event")
+        event_kind = event.get("type") if isinstance(event, dict) else None
+        if isinstance(event, dict) and event_kind not in ("choose_trump", *_MOVES):
+            shown = repr(event_kind) if isinstance(event_kind, str) and len(event_kind) <= 40 else "missing"
+            raise ProtocolError(
+                "bad_message", f"event.type {shown}: a move is choose_trump, lead, beat, second or take"
+            )
+    try:
+        return CLIENT_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        raise ProtocolError("bad_message", f"invalid {kind} message: {describe_validation(error)}") from None
+
+
+def _json_kind(value: object) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
+
+
+_SCHEMA_PARTS: dict[str, TypeAdapter[Any]] = {
+    "ClientMessage": CLIENT_ADAPTER,
+    "ServerMessage": SERVER_ADAPTER,
+    "CreateTable": TypeAdapter(CreateTable),
+    "TableCreated": TypeAdapter(TableCreated),
+    "JoinTable": TypeAdapter(JoinTable),
+    "Joined": TypeAdapter(Joined),
+    "LeaveTable": TypeAdapter(LeaveTable),
+    "Left": TypeAdapter(Left),
+    "Lobby": TypeAdapter(Lobby),
+    "TableInfo": TypeAdapter(TableInfo),
+}
+
+
+def protocol_schema() -> dict[str, Any]:
+    """One JSON Schema (draft 2020-12) for every message of the protocol.
+
+    The document validates any WebSocket message (client or server); the HTTP bodies are
+    under ``$defs`` (``CreateTable``, ``TableCreated``, ``JoinTable``, ``Joined``, ...).
+
+    >>> schema = protocol_schema()
+    >>> schema["$schema"], sorted(schema["$defs"])[:3]
+    ('https://json-schema.org/draft/2020-12/schema', ['Beat', 'ChooseTrump', 'ClientMessage'])
+    """
+    defs: dict[str, Any] = {}
+    for name, adapter in _SCHEMA_PARTS.items():
+        schema = adapter.json_schema(ref_template="#/$defs/{model}")
+        defs.update(schema.pop("$defs", {}))
+        defs[name] = schema
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://your-trumps.example/spec/protocol.schema.json",
+        "title": "Svoi Kozyri online table protocol",
+        "description": f"Protocol version {PROTOCOL_VERSION}: WebSocket messages (client or server); "
+        "HTTP bodies under $defs. See docs/protocol.md.",
+        "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def dump(message: BaseModel) -> str:
+    """A server message as compact JSON text (optional fields that are null are kept: simpler clients)."""
+    return message.model_dump_json()
