@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from rules.cli.bench import bench
+from rules.cli.play import play
 from rules.cli.replay import replay
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help='Svoi Kozyri ("Your trumps"), the card game.')
@@ -15,6 +16,7 @@ def _root() -> None:
     """Play, replay and analyse games of Svoi Kozyri."""
 
 
+app.command()(play)
 app.command()(replay)
 app.command()(bench)
 

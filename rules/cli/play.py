@@ -1,0 +1,390 @@
+"""``trumps play``: a game of Svoi Kozyri in the terminal, you against the computer.
+
+Type a card (``TS``, ``ts``, ``10s``, ``10♠``) or its number in your hand, ``t`` to take,
+``u`` to take back your last decision, ``h`` for a hint, ``q`` to stop, ``?`` for help.
+When standard input is not a terminal, lines are read from it and the table is printed
+as plain text, so a test (or a script) can play through a pipe; the end of the input
+stops the game like ``q``. The game is saved as a replay log (CONTRACT.md) when it ends
+or stops.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+import rules.players
+from rules.cards import Card
+from rules.cli import terminal
+from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take
+from rules.game import Game
+from rules.log import write_log
+from rules.options import RuleSet
+from rules.players import LEVELS, Player, make_player
+
+# The hint function arrives with the stronger players; until then ``h`` says so.
+_HINT: Callable[..., Any] | None = getattr(rules.players, "hint", None)
+
+HELP = """\
+Commands:
+  a card        TS, ts, 10s, 10♠ (rank 6-9, 10/T, J, Q, K, A; suit S H D C or ♠ ♥ ♦ ♣)
+  a number      the card with that number in your hand
+  t, take       take cards from the pile
+  u, undo       take back your last decision (and the computer's moves since)
+  h, hint       suggest a move
+  q, quit       stop now; the game so far is saved
+  ?, help       this text"""
+
+_SUITS_IN = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+_SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+_NO_SUCH_CARD = "a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)"
+
+
+class InputError(ValueError):
+    """What the player typed cannot be understood; the message says why, in one line."""
+
+
+def parse_card(text: str, hand: list[str]) -> str:
+    """The card code meant by ``text``: a code in any case, ``10`` for ``T``, suit symbols, or a hand number.
+
+    >>> parse_card("10♠", []), parse_card("ts", []), parse_card("2", ["6S", "QH"]), parse_card("♥q", [])
+    ('TS', 'TS', 'QH', 'QH')
+    >>> parse_card("KX", [])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rules.cli.play.InputError: no such card 'KX': a card is a rank 6-9, 10/T, J, Q, K, A and a suit ...
+    """
+    raw = text.strip()
+    if raw.isdigit():
+        number = int(raw)
+        if 1 <= number <= len(hand):
+            return hand[number - 1]
+        if not hand:
+            raise InputError(f"there is no card number {number}: your hand is empty")
+        raise InputError(f"there is no card number {number}: your cards are numbered 1 to {len(hand)}")
+    code = "".join(_SUITS_IN.get(char, char) for char in raw.upper().replace(" ", "")).replace("10", "T")
+    if len(code) == 2 and code[0] in "SHDC" and code[1] not in "SHDC":
+        code = code[1] + code[0]
+    try:
+        return Card.parse(code).code
+    except ValueError:
+        raise InputError(f"no such card {raw!r}: {_NO_SUCH_CARD}") from None
+
+
+def parse_suit(text: str) -> SuitCode:
+    """A suit typed as a letter, symbol or word.
+
+    >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades")
+    ('H', 'C', 'S')
+    """
+    raw = text.strip().lower()
+    letter = _SUITS_IN.get(raw) or _SUIT_WORDS.get(raw) or (raw.upper() if raw in ("s", "h", "d", "c") else None)
+    if letter is None:
+        raise InputError(f"no such suit {text.strip()!r}: type S, H, D or C (or ♠ ♥ ♦ ♣)")
+    return letter  # type: ignore[return-value]
+
+
+_COMMANDS = {
+    **dict.fromkeys(("q", "quit", "exit"), "quit"),
+    **dict.fromkeys(("?", "help"), "help"),
+    **dict.fromkeys(("h", "hint"), "hint"),
+    **dict.fromkeys(("u", "undo"), "undo"),
+}
+
+
+class Quit(Exception):
+    """The player stopped the game (``q``, or the end of the input)."""
+
+
+class Session:
+    """One game between you (at ``you``) and computer players at every other seat.
+
+    ``read_line`` returns the next line typed, or ``None`` at the end of the input.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        you: int,
+        bots: dict[int, Player],
+        console: Console,
+        read_line: Callable[[str], str | None],
+        *,
+        undo: bool = True,
+    ) -> None:
+        self.game = game
+        self.you = you
+        self.bots = bots
+        self.console = console
+        self.read_line = read_line
+        self.allow_undo = undo
+        self.names = terminal.seat_names(game.rules.players, you)
+        self.deal: Deal = game.sample_deal()
+        self.undos = 0
+        # Event counts at each of your decisions, so undo knows how far back to pop.
+        self._marks: list[int] = []
+        # When each seat went out (move number), for the summary.
+        self.went_out: dict[int, int] = {}
+        self._pending: dict[int, Text] = {}
+
+    # --- the loop -------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Play until the game ends; raises :class:`Quit` when you stop."""
+        game = self.game
+        while not game.is_over():
+            if game.phase == "deal":
+                notes = game.push(self.deal)
+                for line in terminal.describe_deal(self.deal, notes, self.names):
+                    self.say(line)
+                continue
+            seat = game.to_act
+            assert seat is not None
+            if seat == self.you:
+                self._your_turn()
+            else:
+                self._apply(self.bots[seat].choose(game.view(seat)))
+
+    def say(self, line: Text | str) -> None:
+        self.console.print(line, highlight=False)
+
+    @property
+    def moves_played(self) -> int:
+        return sum(1 for event in self.game.events if isinstance(event, (Lead, Beat, Second, Take)))
+
+    def _apply(self, event: Event) -> None:
+        """Push ``event`` and tell what happened."""
+        game = self.game
+        seat = getattr(event, "seat", None)
+        top = game.pile[-1] if game.pile else None
+        notes = game.push(event)
+        if isinstance(event, ChooseTrump):
+            self.say(terminal.describe_trump(self.names[event.seat], event))
+            return
+        assert seat is not None
+        name = self.names[seat]
+        line = terminal.describe_move(name, event, top, self._pending.pop(seat, None))
+        if isinstance(event, Beat) and game.phase == "second" and game.to_act == seat:
+            self._pending[seat] = line  # told together with the second card
+        elif not isinstance(event, Take):
+            self.say(Text.assemble("  ", line, "."))
+        for note_line in terminal.describe_notes(notes, self.names, self.moves_played):
+            self.say(Text.assemble("  ", note_line))
+        self._record(notes)
+
+    def _record(self, notes: list[Notification]) -> None:
+        for note in notes:
+            if note.type == "went_out":
+                self.went_out[note.seat] = self.moves_played
+
+    # --- your decisions -------------------------------------------------------------------
+
+    def _your_turn(self) -> None:
+        game = self.game
+        if game.phase == "trump_choice":
+            free = [event.suit for event in game.legal_moves() if isinstance(event, ChooseTrump)]
+            choices = Text(", ").join(
+                Text.assemble(terminal.suit_text(suit, name=True), f" ({suit.lower()})") for suit in free
+            )
+            self.say(Text.assemble("Choose your trump suit: ", choices))
+            self._decide("your trump> ", lambda text: ChooseTrump(seat=self.you, suit=parse_suit(text)))
+            return
+        view = game.view(self.you)
+        title = f"Move {self.moves_played + 1} · your turn"
+        self.console.print(terminal.table(view, self.names, title, terminal.moves_text(view, self.names)))
+        self._decide("your move> ", self._move_of)
+
+    def _decide(self, prompt: str, understand: Callable[[str], Event]) -> None:
+        """Ask until you type a legal decision (then push it) or take back an earlier one."""
+        game = self.game
+        while True:
+            text = self._ask(prompt)
+            try:
+                event = understand(text)
+            except InputError as error:
+                command = _COMMANDS.get(text.lower())
+                if command is None:
+                    self.say(Text(str(error), style="yellow"))
+                elif command == "quit":
+                    raise Quit from None
+                elif command == "help":
+                    self.say(HELP)
+                elif command == "hint":
+                    self.say(self._hint())
+                elif self._undo():
+                    return
+                continue
+            reason = game.refusal(event)
+            if reason is not None:
+                self.say(Text(f"not allowed: {reason}", style="yellow"))
+                continue
+            self._marks.append(len(game.events))
+            self._apply(event)
+            return
+
+    def _ask(self, prompt: str) -> str:
+        line = self.read_line(prompt)
+        if line is None:
+            raise Quit
+        return line.strip()
+
+    def _move_of(self, text: str) -> Event:
+        """The move meant by ``text``: take, or a card (by name or number) played as the phase requires."""
+        if not text:
+            raise InputError("type a card, its number, t to take, or ? for help")
+        if text.lower() in ("t", "take"):
+            return Take(seat=self.you)
+        game = self.game
+        hand = game.hand(self.you)
+        code = parse_card(text, hand)
+        if code not in hand:
+            raise InputError(f"you do not hold {terminal.label(code)}")
+        if game.phase == "lead":
+            return Lead(seat=self.you, card=code)
+        if game.phase == "respond":
+            return Beat(seat=self.you, card=code)
+        return Second(seat=self.you, card=code)
+
+    def _hint(self) -> Text:
+        if _HINT is None:
+            return Text("no hint in this version: the computer players cannot give one yet", style="yellow")
+        if self.game.phase == "trump_choice":
+            return Text("no hint for the trump choice: it is made before you see your cards", style="yellow")
+        suggestion = _HINT(self.game.view(self.you))
+        card = getattr(suggestion, "card", None)
+        return Text.assemble("hint: ", "take" if card is None else terminal.card_text(card))
+
+    def _undo(self) -> bool:
+        """Take back your last decision and everything since; ``False`` (and why) when there is none."""
+        if not self.allow_undo:
+            self.say(Text("undo is off in this game (--no-undo)", style="yellow"))
+            return False
+        if not self._marks:
+            self.say(Text("nothing to take back yet", style="yellow"))
+            return False
+        mark = self._marks.pop()
+        game = self.game
+        taken = 0
+        while len(game.events) > mark:
+            game.pop()
+            taken += 1
+        self._pending.clear()
+        self.went_out = {seat: when for seat, when in self.went_out.items() if seat in game.view(None).out_order}
+        self.undos += 1
+        self.say(Text(f"Took back {taken} event{'s' if taken != 1 else ''}.", style="magenta"))
+        return True
+
+    # --- the end --------------------------------------------------------------------------
+
+    def summary(self) -> None:
+        game = self.game
+        outcome = game.outcome
+        self.console.rule("Game over" if outcome is not None else "Game stopped")
+        for seat in outcome.out_order if outcome is not None else game.view(None).out_order:
+            when = self.went_out.get(seat)
+            place = terminal.ordinal(len([s for s in self.went_out if self.went_out[s] <= (when or 0)]))
+            self.say(f"{self.names[seat]} went out {place}" + (f", at move {when}." if when is not None else "."))
+        undone = f" (you took back {self.undos} time{'s' if self.undos != 1 else ''})" if self.undos else ""
+        self.say(f"Moves played: {self.moves_played}{undone}.")
+        if outcome is not None:
+            last = [seat for seat in range(game.rules.players) if game.hand(seat)]
+            last_hand = game.hand(last[0]) if last else []
+            top = game.pile[-1] if game.pile else None
+            self.say(Text(terminal.outcome_words(outcome, self.names, last_hand, top), style="bold"))
+
+
+def _default_log_path() -> Path:
+    return Path(f"trumps-{datetime.datetime.now():%Y%m%d-%H%M%S}.jsonl")
+
+
+def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
+    """Read a line: with line editing at a terminal; from a pipe, echoing it so a transcript reads well."""
+
+    def read(prompt: str) -> str | None:
+        if interactive:
+            try:
+                return console.input(Text(prompt, style="bold cyan"))
+            except EOFError:
+                return None
+        console.print(prompt, end="")
+        console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            console.print()
+            return None
+        console.print(line.rstrip("\n"), highlight=False)
+        return line
+
+    return read
+
+
+def play(
+    players: Annotated[int, typer.Option(help="Number of players, 2-4.", show_default=True)] = 2,
+    seat: Annotated[int, typer.Option(help="Your seat, 0 to players-1.")] = 0,
+    dealer: Annotated[int, typer.Option(help="The dealer's seat; the player to the dealer's left leads first.")] = 0,
+    pass_sixes: Annotated[bool, typer.Option(help="Pass each six of another player's trump to that player.")] = True,
+    must_beat: Annotated[bool, typer.Option(help="Forbid taking while you hold a card that beats.")] = False,
+    level: Annotated[str, typer.Option(help=f"The computer's strength: {', '.join(LEVELS)}.")] = "easy",
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the computer players.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Where to save the replay log [default: trumps-DATE-TIME.jsonl].")
+    ] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the replay log.")] = False,
+    undo: Annotated[bool, typer.Option(help="Allow taking moves back (a casual game).")] = True,
+) -> None:
+    """Play a game against the computer in the terminal."""
+    error = _option_error(players, seat, dealer, level)
+    if error is not None:
+        typer.echo(error, err=True)
+        raise typer.Exit(2)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
+    rules = RuleSet(players=players, dealer=dealer, pass_sixes=pass_sixes, must_beat=must_beat)
+    game = Game(rules, seed=seed)
+    bots = {
+        other: make_player(level, None if seed is None else seed * 10 + other)
+        for other in range(players)
+        if other != seat
+    }
+    session = Session(game, seat, bots, console, _reader(console, interactive), undo=undo)
+    names = session.names
+    console.print(
+        Text.assemble(
+            ("Svoi Kozyri", "bold"),
+            f" — {players} players, you are seat {seat} ({', '.join(n for n in names if n != 'You')} against you), ",
+            f"level {level}; sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}. ",
+            ("Type ? for help.", "dim"),
+        )
+    )
+    try:
+        session.run()
+    except (Quit, KeyboardInterrupt):
+        console.print()
+    session.summary()
+    if not no_save:
+        path = save if save is not None else _default_log_path()
+        try:
+            write_log(game, path)
+        except OSError as problem:
+            typer.echo(f"cannot save the log to {path}: {problem.strerror}", err=True)
+            raise typer.Exit(1) from None
+        console.print(f"Log saved to {path} (check it with: trumps replay {path})")
+
+
+def _option_error(players: int, seat: int, dealer: int, level: str) -> str | None:
+    if not 2 <= players <= 4:
+        return f"--players {players}: a game has 2, 3 or 4 players"
+    if not 0 <= seat < players:
+        return f"--seat {seat} is not a seat of a {players}-player game (seats 0-{players - 1})"
+    if not 0 <= dealer < players:
+        return f"--dealer {dealer} is not a seat of a {players}-player game (seats 0-{players - 1})"
+    if level not in LEVELS:
+        return f"--level {level}: choose one of {', '.join(LEVELS)}"
+    return None

@@ -1,0 +1,244 @@
+"""``trumps play``: whole games through standard input, typos, undo, quitting, and what the table shows."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from rules.cli import app, terminal
+from rules.cli.play import InputError, Session, parse_card
+from rules.game import Game
+from rules.log import read_log_file
+from rules.options import RuleSet
+from rules.players import make_player
+from rules.state import Outcome
+
+COMPASS = {2: ["You", "North"], 3: ["You", "West", "East"], 4: ["You", "West", "North", "East"]}
+
+
+def answer(screen: str) -> str:
+    """What a player who only reads the screen types: the first suit offered, the first card that beats, or take."""
+    if screen.endswith("your trump> "):
+        offered: list[str] = re.findall(r"\((\w)\)", screen.rsplit("Choose your trump", 1)[-1])
+        return offered[0]
+    assert screen.endswith("your move> "), screen[-300:]
+    beat = re.search(r"Beat \S+ (?:with|\(must beat is on\):) (\d+):", screen)
+    if beat:
+        return beat.group(1)
+    if "Lead any card" in screen or "second card" in screen:
+        return "1"
+    assert "t: take" in screen, screen[-300:]
+    return "t"
+
+
+def names_from_seat(players: int, you: int) -> list[str]:
+    """The seat names a test expects, written out independently of the code under test."""
+    return [COMPASS[players][(seat - you) % players] for seat in range(players)]
+
+
+def result_words(outcome: Outcome, names: list[str]) -> str:
+    if outcome.result == "draw":
+        return "Draw"
+    assert outcome.loser is not None
+    return f"{names[outcome.loser]} lost"
+
+
+def read_until_prompt(stream: io.BufferedReader) -> tuple[str, bool]:
+    """Everything the game prints up to its next prompt, and whether it is waiting at one (not exited)."""
+    data = b""
+    while not (data.endswith(b"your move> ") or data.endswith(b"your trump> ")):
+        byte = stream.read(1)
+        if not byte:
+            return data.decode("utf-8"), False
+        data += byte
+    return data.decode("utf-8"), True
+
+
+def test_a_whole_duel_through_a_pipe(tmp_path: Path) -> None:
+    """A real ``trumps play`` process, played to the end by reading its screen and writing to its stdin."""
+    log = tmp_path / "duel.jsonl"
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--seed", "11", "--save", str(log)]
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="100")
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as process:
+        assert process.stdin is not None and process.stdout is not None
+        transcript, waiting = "", True
+        while waiting:
+            screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
+            transcript += screen
+            if waiting:
+                process.stdin.write(answer(screen).encode() + b"\n")
+                process.stdin.flush()
+    assert process.returncode == 0
+    game = read_log_file(log)
+    assert game.is_over()
+    assert game.outcome is not None
+    assert "Game over" in transcript
+    assert result_words(game.outcome, names_from_seat(2, 0)) in transcript
+    assert f"Log saved to {log}" in transcript
+    moves = sum(1 for event in game.events if event.type in ("lead", "beat", "second", "take"))
+    assert f"Moves played: {moves}." in transcript
+
+
+def run_session(rules: RuleSet, you: int, script: list[str] | None = None, seed: int = 5) -> tuple[Session, str]:
+    """Play in-process: the scripted lines first, then lines chosen by reading the screen; ``None`` ends input."""
+    output = io.StringIO()
+    console = Console(file=output, width=100, no_color=True)
+    pending = list(script) if script is not None else None
+    seen = 0
+
+    def read_line(prompt: str) -> str | None:
+        nonlocal seen
+        console.print(prompt, end="")
+        screen = output.getvalue()[seen:]
+        seen = len(output.getvalue())
+        if pending is not None:
+            return pending.pop(0) if pending else None
+        return answer(screen)
+
+    game = Game(rules, seed=seed)
+    bots = {seat: make_player("easy", seed + seat) for seat in range(rules.players) if seat != you}
+    session = Session(game, you, bots, console, read_line)
+    try:
+        session.run()
+    except Exception as error:  # Quit at the end of the script
+        assert type(error).__name__ == "Quit"
+    session.summary()
+    return session, output.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("players", "you", "dealer", "must_beat", "pass_sixes"),
+    [(3, 1, 0, False, True), (4, 3, 2, True, False), (2, 1, 1, True, True)],
+)
+def test_whole_games_of_every_size_end_with_the_outcome_in_words(
+    players: int, you: int, dealer: int, must_beat: bool, pass_sixes: bool
+) -> None:
+    rules = RuleSet(players=players, dealer=dealer, must_beat=must_beat, pass_sixes=pass_sixes)
+    session, output = run_session(rules, you)
+    game = session.game
+    assert game.outcome is not None
+    assert result_words(game.outcome, names_from_seat(players, you)) in output
+    replayed = Game.from_events(game.header, game.events)
+    assert replayed.outcome == game.outcome
+
+
+def test_typos_get_a_helpful_line_and_change_nothing() -> None:
+    rules = RuleSet(players=2, dealer=1)  # you lead first
+    game_before: list[int] = []
+    session, output = run_session(rules, 0, ["x", "c", "KX", "99", "", "?"])
+    game_before.append(len(session.game.events))
+    assert "no such suit 'x': type S, H, D or C" in output
+    assert "no such card 'KX': a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)" in output
+    assert "there is no card number 99: your cards are numbered 1 to " in output
+    assert "Commands:" in output
+    # Two trump choices and the deal, and not a single move.
+    assert [event.type for event in session.game.events] == ["choose_trump", "choose_trump", "deal"]
+
+
+def test_a_card_you_do_not_hold_is_refused() -> None:
+    rules = RuleSet(players=2, dealer=0)  # North leads, you answer
+    probe, _ = run_session(rules, 0, ["c"])
+    missing = next(code for code in ("AS", "AH", "AD", "AC", "KS", "KH") if code not in probe.game.hand(0))
+    session, output = run_session(rules, 0, ["c", missing])
+    assert f"you do not hold {terminal.label(missing)}" in output
+    assert session.game.events == probe.game.events
+
+
+def test_an_illegal_card_shows_the_engines_refusal() -> None:
+    rules = RuleSet(players=2, dealer=0)
+    probe, _ = run_session(rules, 0, ["c"])
+    top = probe.game.pile[-1]
+    beaters = {getattr(event, "card", None) for event in probe.game.legal_moves()}
+    loser = next(code for code in probe.game.hand(0) if code not in beaters)
+    session, output = run_session(rules, 0, ["c", loser.lower()])
+    assert f"not allowed: seat 0 cannot beat {top} with {loser}" in output
+    assert session.game.pile == probe.game.pile
+
+
+def test_undo_takes_back_your_move_and_the_computers_replies() -> None:
+    rules = RuleSet(players=3, dealer=2)  # you (seat 0) choose first and lead first
+    session, _ = run_session(rules, 0, ["s", "1"])
+    after_move = len(session.game.events)
+    session, output = run_session(rules, 0, ["s", "1", "u"])
+    assert "Took back" in output
+    # Back to just before your lead: trumps chosen and the deal pushed, no card played.
+    assert [event.type for event in session.game.events] == ["choose_trump"] * 3 + ["deal"]
+    assert after_move > len(session.game.events)
+    session, output = run_session(rules, 0, ["s", "1", "u", "u"])
+    assert [event.type for event in session.game.events] == []
+    session, output = run_session(rules, 0, ["s", "u", "u"])
+    assert "nothing to take back yet" in output
+
+
+runner = CliRunner()
+
+
+def test_quitting_mid_game_saves_a_replayable_log(tmp_path: Path) -> None:
+    log = tmp_path / "stopped.jsonl"
+    result = runner.invoke(app, ["play", "--seed", "4", "--dealer", "1", "--save", str(log)], input="d\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Game stopped" in result.output
+    game = read_log_file(log)
+    assert not game.is_over()
+    assert [event.type for event in game.events][:4] == ["choose_trump", "choose_trump", "deal", "lead"]
+
+
+def test_the_end_of_input_stops_and_saves(tmp_path: Path) -> None:
+    log = tmp_path / "eof.jsonl"
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "2", "--save", str(log)], input="h\n")
+    assert result.exit_code == 0, result.output
+    assert f"Log saved to {log}" in result.output
+    assert read_log_file(log).rules.players == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "2"], "--seat 2 is not a seat of a 2-player game (seats 0-1)"),
+        (["--players", "5"], "--players 5: a game has 2, 3 or 4 players"),
+        (["--level", "godlike"], "--level godlike: choose one of easy, medium, hard, perfect"),
+    ],
+)
+def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["play", "--no-save", *args], input="")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == message
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"), [("TS", "TS"), ("ts", "TS"), ("10s", "TS"), ("10♠", "TS"), ("♠10", "TS"), (" ah ", "AH")]
+)
+def test_cards_can_be_typed_many_ways(typed: str, code: str) -> None:
+    assert parse_card(typed, []) == code
+
+
+@pytest.mark.parametrize("typed", ["KX", "1S", "11H", "AHH", "♠"])
+def test_what_is_not_a_card_is_named(typed: str) -> None:
+    with pytest.raises(InputError, match="no such card"):
+        parse_card(typed, [])
+
+
+def test_the_table_shows_others_only_as_counts_and_public_cards() -> None:
+    rules = RuleSet(players=3, dealer=0)
+    session, _ = run_session(rules, 1)
+    game = session.game
+    # Walk the finished game back and render the table at every one of your decisions.
+    events = game.events
+    replay = Game(rules)
+    for event in events:
+        if replay.to_act == 1 and replay.phase in ("lead", "respond", "second"):
+            view = replay.view(1)
+            screen = Console(file=io.StringIO(), width=100, no_color=True)
+            screen.print(terminal.table(view, session.names, "t", terminal.moves_text(view, session.names)))
+            shown = set(re.findall(r"(?:10|[6-9JQKA])[♠♥♦♣]", screen.file.getvalue()))  # type: ignore[attr-defined]
+            public = {terminal.label(code) for cards in (view.hand, view.pile, *view.known) for code in cards}
+            assert shown <= public
+        replay.push(event)
