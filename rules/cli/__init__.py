@@ -7,6 +7,7 @@ import typer
 from rules.cli.bench import bench
 from rules.cli.play import play
 from rules.cli.replay import replay
+from rules.cli.serve import serve
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help='Svoi Kozyri ("Your trumps"), the card game.')
 
@@ -19,6 +20,7 @@ def _root() -> None:
 app.command()(play)
 app.command()(replay)
 app.command()(bench)
+app.command()(serve)
 
 
 def main() -> None:

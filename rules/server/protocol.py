@@ -147,7 +147,7 @@ class CreateTable(_Message):
     must_beat: bool = False
     computer: list[ComputerSeat] = Field(default_factory=list, description="The seats the server plays.")
     clock: float | None = Field(
-        default=None, ge=5, le=3600, description="Seconds per move; when they run out the server moves."
+        default=None, ge=1, le=3600, description="Seconds per move; when they run out the server moves."
     )
     match_hands: int | None = Field(default=None, ge=1, le=1000, description="Hands in the match; null: no limit.")
     join: bool = Field(default=True, description="Whether the creator takes a seat.")

@@ -1,0 +1,371 @@
+"""The ASGI app: the lobby over HTTP JSON, play over a WebSocket per table, the browser client.
+
+Run it with ``trumps serve`` (uvicorn); ``create_app(Settings(...))`` builds it for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from rules.server.hub import Hub
+from rules.server.limits import Settings
+from rules.server.protocol import (
+    CreateTable,
+    ErrorMessage,
+    Hello,
+    JoinTable,
+    LeaveTable,
+    Lobby,
+    MoveMessage,
+    NextHand,
+    Ping,
+    Pong,
+    ProtocolError,
+    Welcome,
+    describe_validation,
+    parse_client_message,
+)
+from rules.server.store import StoreError
+from rules.server.tables import Connection, Refused, Table
+
+log = logging.getLogger("rules.server")
+
+STATIC = Path(__file__).parent / "static"
+
+_STATUS = {
+    "not_found": 404,
+    "table_full": 409,
+    "seat_taken": 409,
+    "match_over": 409,
+    "too_many_tables": 429,
+    "bad_token": 403,
+    "too_large": 413,
+    "internal": 500,
+}
+
+_PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Your trumps</title></head>
+<body><h1>Your trumps</h1>
+<p>The game server is running. The browser client is not installed yet;
+the lobby is at <a href="/api/tables">/api/tables</a> and the protocol is described in
+<code>docs/protocol.md</code>.</p></body></html>
+"""
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The server app; ``settings`` default to :meth:`Settings.from_env`."""
+    settings = settings if settings is not None else Settings.from_env()
+    hub = Hub(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    routes = [
+        Route("/", index),
+        Route("/api/tables", lobby, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", table_info, methods=["GET"]),
+        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
+        WebSocketRoute("/ws/tables/{table_id}", play),
+        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _internal_error})
+    app.state.hub = hub
+    return app
+
+
+# --- HTTP --------------------------------------------------------------------------------------------
+
+
+def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    body = ErrorMessage(code=code, message=message).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+    return JSONResponse(body, status_code=status or _STATUS.get(code, 400))
+
+
+def _ok(message: BaseModel) -> JSONResponse:
+    return JSONResponse(message.model_dump(mode="json"))
+
+
+async def _internal_error(request: Request, error: Exception) -> Response:
+    log.exception("unexpected error on %s", request.url.path)
+    return _error("internal", "something went wrong on the server; nothing was changed", 500)
+
+
+async def index(request: Request) -> Response:
+    page = STATIC / "index.html"
+    if page.is_file():
+        return FileResponse(page)
+    return HTMLResponse(_PLACEHOLDER)
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def _body(request: Request, model: type[BaseModel]) -> Any:
+    """The request's JSON body as ``model``, or :class:`Refused` saying what is wrong with it."""
+    limit = _hub(request).settings.max_message_bytes
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise Refused("too_large", f"the request body is larger than {limit} bytes")
+    if not data.strip():
+        data = b"{}"
+    try:
+        value = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused("bad_request", "the request body is not valid JSON") from None
+    if not isinstance(value, dict):
+        raise Refused("bad_request", "the request body must be a JSON object")
+    try:
+        return TypeAdapter(model).validate_python(value)
+    except ValidationError as error:
+        raise Refused("bad_request", f"invalid request: {describe_validation(error)}") from None
+
+
+async def lobby(request: Request) -> Response:
+    return _ok(Lobby(tables=[table.info() for table in _hub(request).open_tables()]))
+
+
+async def table_info(request: Request) -> Response:
+    try:
+        return _ok(_hub(request).table(request.path_params["table_id"]).info())
+    except Refused as refused:
+        return _error(refused.code, str(refused))
+
+
+async def create_table(request: Request) -> Response:
+    try:
+        body = await _body(request, CreateTable)
+        creator = request.client.host if request.client else "unknown"
+        return _ok(await _hub(request).create(body, creator))
+    except Refused as refused:
+        return _error(refused.code, str(refused))
+    except StoreError:
+        return _error("internal", "the table could not be saved; try again", 503)
+
+
+async def join_table(request: Request) -> Response:
+    try:
+        body = await _body(request, JoinTable)
+        return _ok(await _hub(request).join(request.path_params["table_id"], body))
+    except Refused as refused:
+        return _error(refused.code, str(refused))
+    except StoreError:
+        return _error("internal", "the seat could not be saved; try again", 503)
+
+
+async def leave_table(request: Request) -> Response:
+    try:
+        body = await _body(request, LeaveTable)
+        return _ok(await _hub(request).leave(request.path_params["table_id"], body))
+    except Refused as refused:
+        return _error(refused.code, str(refused))
+    except StoreError:
+        return _error("internal", "leaving could not be saved; try again", 503)
+
+
+# --- WebSocket ---------------------------------------------------------------------------------------
+
+
+class _Session:
+    """One WebSocket connection: hello, then moves, under the size, rate and time limits."""
+
+    def __init__(self, websocket: WebSocket, hub: Hub) -> None:
+        self.ws = websocket
+        self.hub = hub
+        self.settings = hub.settings
+        self.table: Table | None = None
+        self.hello = False
+        self.conn = Connection(None, self.settings.send_queue)
+        self._tokens = float(self.settings.burst)
+        self._refill = time.monotonic()
+        self._over = 0
+
+    def error(self, code: str, message: str, event_no: int | None = None) -> None:
+        self.conn.send(ErrorMessage(code=code, message=message, event_no=event_no).model_dump_json())  # type: ignore[arg-type]
+
+    async def run(self) -> None:
+        writer = asyncio.get_running_loop().create_task(self._write())
+        try:
+            await self._read()
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("unexpected error on a connection to table %s", self.ws.path_params.get("table_id"))
+            self.error("internal", "something went wrong on the server; please reconnect")
+            self.conn.drop(1011, "server error")
+        finally:
+            if self.table is not None:
+                self.table.connections.discard(self.conn)
+            self.conn.drop(1000, "")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=5)
+            writer.cancel()
+
+    async def _write(self) -> None:
+        conn = self.conn
+        try:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # the client went away; the reader notices too
+            conn.closed = True
+            return
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await self.ws.close(conn.close_code, conn.close_reason)
+
+    async def _read(self) -> None:
+        opened = time.monotonic()
+        while not self.conn.closed:
+            if self.hello:
+                message = await self.ws.receive()
+            else:
+                left = self.settings.hello_timeout - (time.monotonic() - opened)
+                try:
+                    message = await asyncio.wait_for(self.ws.receive(), timeout=max(left, 0.001))
+                except TimeoutError:
+                    self.error("hello_timeout", f"no hello within {self.settings.hello_timeout:g} seconds")
+                    self.conn.drop(1008, "no hello")
+                    return
+            if message["type"] == "websocket.disconnect":
+                return
+            if not self._within_rate():
+                continue
+            text = message.get("text")
+            if text is None:
+                self.error("bad_message", "send JSON text messages, not binary ones")
+                continue
+            if len(text) > self.settings.max_message_bytes or len(text.encode()) > self.settings.max_message_bytes:
+                self.error("too_large", f"the message is larger than {self.settings.max_message_bytes} bytes")
+                continue
+            try:
+                parsed = parse_client_message(text)
+            except ProtocolError as error:
+                self.error(error.code, str(error), self.table.event_no if self.table else None)
+                continue
+            try:
+                await self._handle(parsed)
+            except Refused as refused:
+                self.error(refused.code, str(refused), self.table.event_no if self.table else None)
+            except StoreError:
+                self.error("internal", "the server could not save that; nothing changed, try again")
+
+    def _within_rate(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(float(self.settings.burst), self._tokens + (now - self._refill) * self.settings.rate)
+        self._refill = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            self._over = 0
+            return True
+        self._over += 1
+        if self._over >= self.settings.flood_close:
+            self.error("rate_limited", "too many messages: closing the connection")
+            self.conn.drop(1008, "flood")
+        else:
+            self.error(
+                "rate_limited", f"too many messages: at most {self.settings.rate:g} a second; this one was ignored"
+            )
+        return False
+
+    async def _handle(self, message: Any) -> None:
+        if isinstance(message, Ping):
+            event_no = self.table.event_no if self.table else 0
+            self.conn.send(Pong(nonce=message.nonce, event_no=event_no).model_dump_json())
+            return
+        if isinstance(message, Hello):
+            await self._hello(message)
+            return
+        table = self.table
+        if table is None:
+            raise Refused("hello_first", "send hello first")
+        seat = self.conn.seat
+        if seat is None:
+            raise Refused("spectator", "spectators cannot play; join a seat to play")
+        async with table.lock:
+            if table.seats[seat].kind != "human" or self.conn.closed:
+                raise Refused("bad_token", "you no longer hold this seat")
+            if message.last_seen != table.event_no:
+                raise Refused(
+                    "stale",
+                    f"you last saw event {message.last_seen} but the table is at event {table.event_no}; "
+                    "nothing was done",
+                )
+            if isinstance(message, MoveMessage):
+                event = message.event
+                if event.seat != seat:
+                    raise Refused("not_your_seat", f"you sit in seat {seat}, not seat {event.seat}")
+                game = table.game
+                if game is None or game.is_over():
+                    raise Refused("no_game", "no hand is being played")
+                if game.to_act != seat:
+                    waiting = "the deal" if game.to_act is None else f"seat {game.to_act}"
+                    raise Refused("not_your_turn", f"it is not your turn: waiting for {waiting}")
+                await table.commit(event.model_dump(mode="json", exclude_none=True), by="player")
+            elif isinstance(message, NextHand):
+                if table.match_over:
+                    raise Refused("match_over", "the match is over")
+                if table.game is None or not table.game.is_over():
+                    raise Refused("hand_not_over", "the current hand is not over yet")
+                await table.commit(table.new_hand_record(), by="player")
+
+    async def _hello(self, hello: Hello) -> None:
+        if self.hello:
+            raise Refused("already_hello", "this connection already said hello")
+        table_id = self.ws.path_params["table_id"]
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            self.error("not_found", f"there is no table {table_id[:40]!r}")
+            self.conn.drop(1008, "no such table")
+            return
+        seat: int | None = None
+        if hello.token is not None:
+            seat = table.seat_of_token(hello.token)
+            if seat is None:
+                self.error("bad_token", "this token holds no seat at this table")
+                self.conn.drop(1008, "bad token")
+                return
+        if len(table.connections) >= self.settings.max_connections_per_table:
+            self.error("table_full", "this table has as many connections as it can take")
+            self.conn.drop(1008, "too many connections")
+            return
+        async with table.lock:
+            self.conn.seat = seat
+            self.table = table
+            self.hello = True
+            table.connections.add(self.conn)
+            self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
+            for text in table.catch_up(seat, hello.last_seen):
+                self.conn.send(text)
+
+
+async def play(websocket: WebSocket) -> None:
+    await websocket.accept()
+    await _Session(websocket, _hub(websocket)).run()

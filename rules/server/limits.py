@@ -1,0 +1,98 @@
+"""The server's settings and limits, with defaults a small community server can run on.
+
+Each setting can be given as an environment variable ``TRUMPS_<NAME>`` (upper case) or
+as a ``trumps serve`` option; an option wins over the environment.
+
+>>> Settings().max_message_bytes
+4096
+>>> Settings.from_env({"TRUMPS_RATE": "5"}).rate
+5.0
+>>> Settings.from_env({"TRUMPS_RATE": "fast"})
+Traceback (most recent call last):
+...
+ValueError: TRUMPS_RATE: 'fast' is not a number
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits and knobs of one server; see ``docs/protocol.md`` for what each one protects."""
+
+    db: str = "trumps.sqlite3"
+    """The SQLite file of the event store (created if missing)."""
+    sync: Literal["full", "normal"] = "full"
+    """SQLite ``synchronous`` mode. ``full``: a committed move survives a power cut, not just a crash."""
+    max_message_bytes: int = 4096
+    """A WebSocket message longer than this is refused with ``too_large`` (the largest legal one is ~200)."""
+    hard_message_bytes: int = 65536
+    """A message longer than this closes the connection (1009) before it is even read whole."""
+    rate: float = 20.0
+    """Messages per second a connection may send on average ..."""
+    burst: int = 40
+    """... and at once. Past the budget a message is refused with ``rate_limited``."""
+    flood_close: int = 40
+    """A connection that keeps sending this many messages past its budget is closed (1008)."""
+    hello_timeout: float = 10.0
+    """Seconds a new connection has to send ``hello`` before it is closed."""
+    max_tables_per_client: int = 10
+    """Unfinished tables one client address may have created (0: no limit)."""
+    max_tables: int = 2000
+    """Unfinished tables on the server."""
+    max_connections_per_table: int = 64
+    """WebSocket connections (players and spectators) per table."""
+    send_queue: int = 256
+    """Updates waiting for a slow client; past this the connection is closed (1008)."""
+    history: int = 512
+    """Updates per table kept in memory to replay exactly to a reconnecting client."""
+    bot_threads: int = 4
+    """Threads that run computer players' searches, off the event loop."""
+    computer_delay: float = 0.0
+    """Seconds a computer seat waits before it moves (so people can follow the game)."""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Defaults, then ``TRUMPS_*`` variables, then ``overrides`` (those not ``None``)."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for field in fields(cls):
+            key = f"TRUMPS_{field.name.upper()}"
+            if key in environ:
+                values[field.name] = _convert(key, environ[key], field.type)
+        values.update({name: value for name, value in overrides.items() if value is not None})
+        settings = cls(**values)  # type: ignore[arg-type]
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first setting out of range."""
+        if self.sync not in ("full", "normal"):
+            raise ValueError(f"sync: {self.sync!r} is not full or normal")
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+                raise ValueError(f"{field.name}: {value} is negative")
+        if self.rate <= 0 or self.burst < 1 or self.max_message_bytes < 256:
+            raise ValueError("rate must be > 0, burst >= 1 and max_message_bytes >= 256")
+
+    def replace(self, **changes: object) -> Settings:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def _convert(key: str, text: str, kind: object) -> object:
+    kind_name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
+    try:
+        if kind_name == "int":
+            return int(text)
+        if kind_name == "float":
+            return float(text)
+    except ValueError:
+        raise ValueError(f"{key}: {text!r} is not a number") from None
+    return text

@@ -1,0 +1,494 @@
+"""Tables: seats, the match they play, and the connections watching them.
+
+A :class:`Table` is the configuration it was created with plus its numbered events
+(people sitting down and leaving, hands starting, trump choices, deals, moves). Every
+change goes the same way, under the table's lock:
+
+1. check it (the engine's :meth:`~rules.game.Game.refusal` for a game event),
+2. commit it to the :class:`~rules.server.store.EventStore`,
+3. apply it in memory (the same code that rebuilds a table from the store at start-up),
+4. send each connection its update: its own seat's view, never another seat's cards.
+
+The server's own moves (the deal, computer seats, a move forced by the clock) are made
+by a per-table driver task; computer players think in a thread pool, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+from collections import deque
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.events import Deal, Notification, RuleOptions, event_dict, parse_event
+from rules.game import Game
+from rules.options import RuleSet
+from rules.players import LEVELS, Player, make_player
+from rules.server.limits import Settings
+from rules.server.protocol import (
+    CreateTable,
+    DealPublic,
+    HandEnd,
+    HandStarted,
+    PublicEvent,
+    Score,
+    SeatFreed,
+    SeatInfo,
+    SeatTaken,
+    TableInfo,
+    Update,
+)
+from rules.server.store import EventStore
+
+Actor = Literal["player", "computer", "clock", "server"]
+Record = dict[str, Any]
+"""A stored event of a table: a JSON object with a ``type`` (see :meth:`Table.apply`)."""
+
+
+class Refused(Exception):
+    """A request the table refuses; ``code`` is a protocol error code, the message plain words."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class TableConfig(BaseModel):
+    """What a table was created with; stored as JSON and fixed for its whole match."""
+
+    model_config = ConfigDict(frozen=True)
+
+    players: int = Field(ge=2, le=4)
+    dealer: int = Field(ge=0, le=3)
+    pass_sixes: bool
+    must_beat: bool
+    computer: dict[int, str] = Field(description="seat -> level")
+    clock: float | None
+    match_hands: int | None
+
+    @classmethod
+    def of(cls, request: CreateTable) -> TableConfig:
+        """The configuration asked for, or :class:`Refused` naming what is wrong with it."""
+        players = request.players
+        if request.dealer >= players:
+            raise Refused("bad_request", f"dealer {request.dealer} is not a seat of a {players}-player table")
+        computer: dict[int, str] = {}
+        for entry in request.computer:
+            if entry.seat >= players:
+                raise Refused("bad_request", f"computer seat {entry.seat} is not a seat of a {players}-player table")
+            if entry.seat in computer:
+                raise Refused("bad_request", f"computer seat {entry.seat} is given twice")
+            if entry.level not in LEVELS:
+                raise Refused("bad_request", f"unknown level {entry.level!r}: choose one of {', '.join(LEVELS)}")
+            computer[entry.seat] = entry.level
+        if len(computer) == players:
+            raise Refused("bad_request", "at least one seat must be left for a person")
+        if request.join and request.seat is not None and (request.seat >= players or request.seat in computer):
+            raise Refused("bad_request", f"seat {request.seat} is not a free seat of this table")
+        return cls(
+            players=players,
+            dealer=request.dealer,
+            pass_sixes=request.pass_sixes,
+            must_beat=request.must_beat,
+            computer=computer,
+            clock=request.clock,
+            match_hands=request.match_hands,
+        )
+
+    def rule_set(self, dealer: int) -> RuleSet:
+        return RuleSet(players=self.players, dealer=dealer, pass_sixes=self.pass_sixes, must_beat=self.must_beat)
+
+
+def new_token() -> str:
+    """A secret seat token: 32 random bytes, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token: its SHA-256 (a stolen database does not give seats away)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seed_hash(seed: str) -> str:
+    """The published commitment to a hand's secret seed: sha256 of its decimal digits."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@dataclass
+class SeatState:
+    kind: Literal["free", "human", "computer"]
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    player: Player | None = None
+
+
+class Connection:
+    """One WebSocket, as a table sees it: a seat (``None``: spectator) and a queue of texts to send.
+
+    Sending never waits on a slow client: texts queue up to a limit, then the connection is
+    dropped, so one stalled reader cannot hold up a table. ``None`` in the queue means: close
+    with :attr:`close_code`.
+    """
+
+    def __init__(self, seat: int | None, limit: int) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._limit = limit
+        self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self._limit:
+            self.drop(1008, "too slow: updates were not read")
+            return
+        self.queue.put_nowait(text)
+
+    def drop(self, code: int, reason: str) -> None:
+        """Close after what is already queued has been sent."""
+        if not self.closed:
+            self.closed = True
+            self.close_code, self.close_reason = code, reason
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class _Last:
+    """The table's last event as everyone may see it."""
+
+    event: PublicEvent | None = None
+    by: Actor | None = None
+    notifications: list[Notification] = field(default_factory=list)
+
+
+class Table:
+    """One table and the match it plays."""
+
+    def __init__(
+        self,
+        table_id: str,
+        config: TableConfig,
+        *,
+        store: EventStore,
+        settings: Settings,
+        bots: Executor,
+        created: float,
+        creator: str,
+    ) -> None:
+        self.id = table_id
+        self.config = config
+        self.created = created
+        self.creator = creator
+        self._store = store
+        self._settings = settings
+        self._bots = bots
+        self.seats = [
+            SeatState("computer", level=config.computer[seat]) if seat in config.computer else SeatState("free")
+            for seat in range(config.players)
+        ]
+        self.event_no = 0
+        self.hand_no = 0
+        self.dealer: int | None = None
+        self.game: Game | None = None
+        self.seed: str | None = None
+        self.seed_hash: str | None = None
+        self.hand_end: HandEnd | None = None
+        self.hands_lost = [0] * config.players
+        self.draws = 0
+        self.hands_played = 0
+        self.last = _Last()
+        self.deadline: float | None = None
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self._history: deque[tuple[int, dict[int | None, str]]] = deque(maxlen=settings.history)
+        self._driving = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- what the table looks like ----------------------------------------------------------------
+
+    @property
+    def status(self) -> Literal["waiting", "playing", "finished"]:
+        if self.match_over:
+            return "finished"
+        return "waiting" if self.hand_no == 0 else "playing"
+
+    @property
+    def match_over(self) -> bool:
+        limit = self.config.match_hands
+        return limit is not None and self.hands_played >= limit
+
+    def seat_infos(self) -> list[SeatInfo]:
+        connected = {conn.seat for conn in self.connections if not conn.closed}
+        return [
+            SeatInfo(seat=seat, kind=state.kind, name=state.name, level=state.level, connected=seat in connected)
+            for seat, state in enumerate(self.seats)
+        ]
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            id=self.id,
+            players=self.config.players,
+            rules=RuleOptions(pass_sixes=self.config.pass_sixes, must_beat=self.config.must_beat),
+            seats=self.seat_infos(),
+            status=self.status,
+            hand=self.hand_no,
+            event_no=self.event_no,
+            clock=self.config.clock,
+            match_hands=self.config.match_hands,
+            spectators=sum(1 for conn in self.connections if conn.seat is None and not conn.closed),
+        )
+
+    def score(self) -> Score:
+        return Score(
+            hand=self.hand_no,
+            dealer=self.dealer,
+            hands_lost=list(self.hands_lost),
+            draws=self.draws,
+            hands_played=self.hands_played,
+            match_hands=self.config.match_hands,
+            match_over=self.match_over,
+        )
+
+    def seat_of_token(self, token: str) -> int | None:
+        digest = token_hash(token)
+        for seat, state in enumerate(self.seats):
+            if state.token_hash is not None and hmac.compare_digest(state.token_hash, digest):
+                return seat
+        return None
+
+    def render(self, *, resync: bool) -> dict[int | None, str]:
+        """The update after the last event, as JSON text, for each seat and for spectators."""
+        common: dict[str, Any] = {
+            "table_id": self.id,
+            "event_no": self.event_no,
+            "resync": resync,
+            "event": self.last.event,
+            "by": self.last.by,
+            "notifications": self.last.notifications,
+            "score": self.score(),
+            "seats": self.seat_infos(),
+            "status": self.status,
+            "seed_hash": self.seed_hash,
+            "deadline": self.deadline,
+            "hand_end": self.hand_end,
+        }
+        game = self.game
+        texts: dict[int | None, str] = {}
+        for seat in [*range(self.config.players), None]:
+            view = None if game is None else game.view(seat)
+            texts[seat] = Update(view=view, **common).model_dump_json()
+        return texts
+
+    def catch_up(self, seat: int | None, last_seen: int | None) -> list[str]:
+        """What a (re)connecting client must be sent: exactly the missed updates, or one full resync."""
+        if last_seen is not None and last_seen == self.event_no:
+            return []
+        if last_seen is not None and last_seen < self.event_no and self._history:
+            first = self._history[0][0]
+            if first <= last_seen + 1:
+                return [texts[seat] for no, texts in self._history if no > last_seen]
+        return [self.render(resync=True)[seat]]
+
+    # --- changes ----------------------------------------------------------------------------------
+
+    def check(self, record: Record) -> None:
+        """Raise :class:`Refused` unless ``record`` can happen now (nothing is changed)."""
+        kind = record["type"]
+        if kind in ("seat_taken", "seat_freed", "hand_started"):
+            return
+        game = self.game
+        if game is None or game.is_over():
+            raise Refused("no_game", "no hand is being played: wait for the next hand")
+        reason = game.refusal(parse_event(_event_part(record)))
+        if reason is not None:
+            raise Refused("illegal", reason)
+
+    def apply(self, record: Record) -> None:
+        """Apply a checked or stored event to the table in memory (live play and rebuild alike)."""
+        kind = record["type"]
+        by: Actor = record.get("by", "server")
+        notifications: list[Notification] = []
+        public: PublicEvent
+        if kind == "seat_taken":
+            seat = record["seat"]
+            self.seats[seat] = SeatState("human", name=record.get("name"), token_hash=record["token_hash"])
+            public = SeatTaken(seat=seat, name=record.get("name"))
+        elif kind == "seat_freed":
+            seat = record["seat"]
+            self.seats[seat] = SeatState("free")
+            public = SeatFreed(seat=seat)
+        elif kind == "hand_started":
+            self.hand_no = record["hand"]
+            self.dealer = record["dealer"]
+            self.seed = record["seed"]
+            self.seed_hash = seed_hash(record["seed"])
+            self.hand_end = None
+            self.game = Game(self.config.rule_set(record["dealer"]), seed=int(record["seed"]))
+            public = HandStarted(hand=self.hand_no, dealer=record["dealer"], seed_hash=self.seed_hash)
+        else:
+            assert self.game is not None
+            event = parse_event(_event_part(record))
+            notifications = self.game.push(event)
+            public = DealPublic(hand_sizes=[len(hand) for hand in event.hands]) if isinstance(event, Deal) else event
+            if self.game.is_over():
+                self._end_hand()
+        self.event_no += 1
+        self.last = _Last(public, by, notifications)
+
+    def _end_hand(self) -> None:
+        game = self.game
+        assert game is not None and self.seed is not None and self.seed_hash is not None
+        outcome = game.outcome
+        assert outcome is not None
+        if outcome.loser is not None:
+            self.hands_lost[outcome.loser] += 1
+        else:
+            self.draws += 1
+        self.hands_played += 1
+        log: list[Any] = [game.header, *game.events]
+        self.hand_end = HandEnd(hand=self.hand_no, outcome=outcome, seed=self.seed, seed_hash=self.seed_hash, log=log)
+
+    def next_dealer(self) -> int:
+        """RULES.md §4: the loser deals the next hand; after a draw the same dealer deals again."""
+        if self.hand_end is None or self.hand_end.outcome.loser is None:
+            return self.dealer if self.dealer is not None else self.config.dealer
+        return self.hand_end.outcome.loser
+
+    async def commit(self, record: Record, *, by: Actor) -> None:
+        """Check, store, apply and announce one event. The caller holds :attr:`lock`."""
+        self.check(record)
+        stored = {**record, "by": by}
+        no = self.event_no + 1
+        # Shielded: once the write is queued it will happen, so the table must apply it too.
+        await asyncio.shield(self._store.append(self.id, no, stored))
+        self.apply(stored)
+        if self.match_over:
+            # Only hides the table from the next start-up; a rebuild would find the match over anyway.
+            await asyncio.shield(self._store.finish(self.id))
+        self._set_clock()
+        texts = self.render(resync=False)
+        self._history.append((self.event_no, texts))
+        for conn in list(self.connections):
+            conn.send(texts[conn.seat])
+        self.kick()
+
+    def new_hand_record(self) -> Record:
+        seed = str(secrets.randbits(128))
+        return {"type": "hand_started", "hand": self.hand_no + 1, "dealer": self.next_dealer(), "seed": seed}
+
+    # --- the server's own moves ---------------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Make sure the driver runs if the server has something to do (deal, computer move, first hand)."""
+        if not self._driving and self._server_work() is not None:
+            self._driving = True
+            self._spawn(self._drive())
+
+    def _server_work(self) -> str | None:
+        if self.match_over:
+            return None
+        if self.hand_no == 0:
+            return "first_hand" if all(state.kind != "free" for state in self.seats) else None
+        game = self.game
+        if game is None or game.is_over():
+            return None
+        if game.phase == "deal":
+            return "deal"
+        seat = game.to_act
+        if seat is not None and self.seats[seat].kind == "computer":
+            return "computer"
+        return None
+
+    async def _drive(self) -> None:
+        try:
+            while True:
+                async with self.lock:
+                    work = self._server_work()
+                    if work is None:
+                        self._driving = False
+                        return
+                    if work == "first_hand":
+                        await self.commit(self.new_hand_record(), by="server")
+                        continue
+                    game = self.game
+                    assert game is not None
+                    if work == "deal":
+                        await self.commit(event_dict(game.sample_deal()), by="server")
+                        continue
+                    seat = game.to_act
+                    assert seat is not None
+                    view, seen = game.view(seat), self.event_no
+                    state = self.seats[seat]
+                    if state.player is None:
+                        state.player = make_player(state.level or "easy", secrets.randbits(32))
+                    player = state.player
+                if self._settings.computer_delay:
+                    await asyncio.sleep(self._settings.computer_delay)
+                move = await asyncio.get_running_loop().run_in_executor(self._bots, player.choose, view)
+                async with self.lock:
+                    if self.event_no == seen:
+                        await self.commit(event_dict(move), by="computer")
+        except Exception:
+            # A bot that fails or a store that refuses: stop driving; the next event kicks again.
+            self._driving = False
+            raise
+
+    def _set_clock(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.deadline = None
+        game = self.game
+        if self.config.clock is None or game is None or game.is_over():
+            return
+        seat = game.to_act
+        if seat is None or self.seats[seat].kind == "computer":
+            return
+        self.deadline = time.time() + self.config.clock
+        seen = self.event_no
+        self._timer = asyncio.get_running_loop().call_later(
+            self.config.clock, lambda: self._spawn(self._time_out(seen))
+        )
+
+    async def _time_out(self, seen: int) -> None:
+        async with self.lock:
+            game = self.game
+            if self.event_no != seen or game is None or game.to_act is None:
+                return
+            move = make_player("easy", secrets.randbits(32)).choose(game.view(game.to_act))
+            await self.commit(event_dict(move), by="clock")
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def restart_clock(self) -> None:
+        """After a rebuild: the seat to act gets a full clock again."""
+        self._set_clock()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        for conn in list(self.connections):
+            conn.drop(1001, "the server is shutting down")
+
+
+def _event_part(record: Record) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key != "by"}
+
+
+__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "seed_hash", "token_hash"]
