@@ -1,0 +1,70 @@
+// The lobby's HTTP calls and the seat tokens this browser keeps (docs/protocol.md).
+
+/** An error the server answered, with its code and its plain-words message. */
+export class ServerError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ServerError("offline", "The server cannot be reached. Check that it is running, then try again.");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok || data?.type === "error") {
+    throw new ServerError(data?.code ?? "internal", data?.message ?? `The server answered ${response.status}.`);
+  }
+  return data;
+}
+
+export const api = {
+  listTables: () => call("GET", "/api/tables"),
+  getTable: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  createTable: (options) => call("POST", "/api/tables", options),
+  joinTable: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  leaveTable: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
+};
+
+// --- Seat tokens, kept in localStorage so a reload or a new tab finds its seat again. ---
+
+const SEAT_KEY = (tableId) => `trumps.seat.${tableId}`;
+
+/** The seat this browser holds at a table: {seat, token} or null. */
+export function savedSeat(tableId) {
+  try {
+    const value = JSON.parse(localStorage.getItem(SEAT_KEY(tableId)) ?? "null");
+    return value && typeof value.token === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(tableId, seat, token) {
+  localStorage.setItem(SEAT_KEY(tableId), JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(tableId) {
+  localStorage.removeItem(SEAT_KEY(tableId));
+}
+
+export function savedName() {
+  return localStorage.getItem("trumps.name") ?? "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("trumps.name", name);
+}

@@ -1,0 +1,688 @@
+// The table: other players, the pile, your hand, the take button, the last actions, the score.
+//
+// Everything shown comes from the server's `update` messages (docs/protocol.md): the view's
+// `legal_moves` say which cards are playable; no rule is worked out here.
+
+import { api, forgetSeat, savedName, savedSeat, saveSeat } from "./api.js";
+import { cardLabel, cardName, isRed, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
+import { TableConnection } from "./connection.js";
+import { h, setConnection, showToast } from "./ui.js";
+import { errorText, eventLine, notificationLine, outcomeWords, seatName } from "./words.js";
+
+const HISTORY_LINES = 40;
+const PILE_SHOWN = 6;
+
+// Suits in hand order: colours alternate, and your own trump goes to the right end.
+const HAND_SUIT_ORDER = ["S", "H", "C", "D"];
+
+export class TableScreen {
+  constructor(root, tableId) {
+    this.root = root;
+    this.tableId = tableId;
+    this.mySeat = null;
+    this.update = null;
+    this.table = null;
+    this.pending = null;
+    this.history = loadHistory(tableId);
+    this.clockTimer = null;
+    const seat = savedSeat(tableId);
+    this.connection = new TableConnection(tableId, seat?.token ?? null, {
+      onStatus: (state, attempt) => this.onStatus(state, attempt),
+      onWelcome: (message) => this.onWelcome(message),
+      onUpdate: (message) => this.onUpdate(message),
+      onError: (message) => this.onError(message),
+    });
+    this.onKey = (event) => this.keyboard(event);
+    this.onResize = () => this.layoutHand();
+  }
+
+  start() {
+    this.root.replaceChildren(h("p", { class: "loading" }, "Joining the table…"));
+    document.addEventListener("keydown", this.onKey);
+    window.addEventListener("resize", this.onResize);
+    this.connection.open();
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
+    clearInterval(this.clockTimer);
+    this.connection.close();
+    setConnection("", "");
+  }
+
+  // --- messages from the server -----------------------------------------------------------
+
+  onStatus(state, attempt) {
+    if (state === "online") setConnection("online", "Connected");
+    else if (state === "connecting") setConnection("connecting", "Connecting…");
+    else if (state === "reconnecting") setConnection("connecting", "Reconnecting…");
+    else setConnection("offline", attempt > 1 ? `Connection lost, retrying (${attempt})…` : "Connection lost, reconnecting…");
+    this.pending = null;
+    this.root.querySelector(".table-view")?.classList.toggle("disconnected", state !== "online");
+  }
+
+  onWelcome(message) {
+    this.mySeat = message.seat;
+    this.table = message.table;
+    if (message.seat === null && this.connection.token) {
+      // The server did not accept the saved token as a seat: watch instead.
+      forgetSeat(this.tableId);
+      this.connection.token = null;
+    }
+  }
+
+  onUpdate(message) {
+    const first = this.update === null;
+    this.update = message;
+    this.pending = null;
+    this.record(message);
+    this.render();
+    if (first) this.root.querySelector(".hand .card.legal, .suit-choice:not(:disabled), .btn.primary")?.focus();
+  }
+
+  onError(message) {
+    this.pending = null;
+    if (message.code === "bad_token") {
+      forgetSeat(this.tableId);
+      this.connection.useToken(null);
+    }
+    showToast(errorText(message, this.update?.seats, this.mySeat), "error");
+    this.render();
+  }
+
+  // --- the account of the last actions ----------------------------------------------------
+
+  record(message) {
+    if (message.event_no <= this.history.no) return;
+    const seats = message.seats;
+    const lines = [];
+    if (message.resync && this.history.lines.length === 0 && message.event_no > 0) {
+      lines.push(`Joined at event ${message.event_no}.`);
+    } else {
+      const line = eventLine(message.event, seats, this.mySeat);
+      if (line) lines.push(line);
+    }
+    for (const note of message.notifications ?? []) {
+      const line = notificationLine(note, seats, this.mySeat);
+      if (line) lines.push(line);
+    }
+    this.history = { no: message.event_no, lines: [...this.history.lines, ...lines].slice(-HISTORY_LINES) };
+    saveHistory(this.tableId, this.history);
+  }
+
+  // --- actions ----------------------------------------------------------------------------
+
+  play(code) {
+    const view = this.update?.view;
+    if (!view || this.pending) return;
+    const legal = view.legal_moves.find((move) => move.card === code);
+    // A card that is not among the legal moves still goes to the server, which refuses it
+    // and says why in its own words (the page never second-guesses the rules).
+    const event = legal ?? { type: moveType(view.phase), seat: this.mySeat ?? 0, card: code };
+    this.send(event, code);
+  }
+
+  take() {
+    const view = this.update?.view;
+    if (!view || this.pending) return;
+    const legal = view.legal_moves.find((move) => move.type === "take");
+    const event = legal ? { type: "take", seat: legal.seat } : { type: "take", seat: this.mySeat ?? 0 };
+    this.send(event, "take");
+  }
+
+  chooseTrump(suit) {
+    if (this.pending) return;
+    this.send({ type: "choose_trump", seat: this.mySeat ?? 0, suit }, suit);
+  }
+
+  send(event, what) {
+    if (this.mySeat === null) {
+      showToast("You are watching this table; take a free seat to play.", "error");
+      return;
+    }
+    if (!this.connection.move(event)) {
+      showToast("Not connected right now; your move was not sent. Reconnecting…", "error");
+      return;
+    }
+    this.pending = what;
+    this.render();
+  }
+
+  nextHand() {
+    if (!this.connection.nextHand()) showToast("Not connected right now. Reconnecting…", "error");
+  }
+
+  async takeSeat(seat) {
+    try {
+      const joined = await api.joinTable(this.tableId, seat, savedName() || null);
+      saveSeat(this.tableId, joined.seat, joined.token);
+      this.connection.useToken(joined.token);
+      showToast(`You sat down in seat ${joined.seat + 1}.`);
+    } catch (error) {
+      showToast(errorText(error, this.update?.seats, this.mySeat), "error");
+    }
+  }
+
+  async leave() {
+    const seat = savedSeat(this.tableId);
+    if (seat) {
+      try {
+        await api.leaveTable(this.tableId, seat.token);
+      } catch (error) {
+        if (error.code !== "not_found" && error.code !== "bad_token") {
+          showToast(errorText(error), "error");
+          return;
+        }
+      }
+      forgetSeat(this.tableId);
+    }
+    window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: null } }));
+  }
+
+  keyboard(event) {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const hand = [...this.root.querySelectorAll(".hand .card")];
+    const index = hand.indexOf(document.activeElement);
+    if ((event.key === "ArrowRight" || event.key === "ArrowLeft") && hand.length) {
+      const step = event.key === "ArrowRight" ? 1 : -1;
+      const next = index < 0 ? 0 : (index + step + hand.length) % hand.length;
+      hand[next].focus();
+      event.preventDefault();
+    } else if (event.key === "t" || event.key === "T") {
+      const button = this.root.querySelector(".take-btn:not([disabled])");
+      if (button) {
+        button.click();
+        event.preventDefault();
+      }
+    } else if (event.key === "n" || event.key === "N") {
+      this.root.querySelector(".next-hand")?.click();
+    }
+  }
+
+  // --- drawing ----------------------------------------------------------------------------
+
+  render() {
+    const message = this.update;
+    if (!message) return;
+    const focused = describeFocus(document.activeElement);
+    const view = message.view;
+    const seats = message.seats;
+    const players = seats.length;
+    const me = this.mySeat;
+    const order = seatOrder(players, me);
+
+    const screen = h("section", { class: "table-view", "aria-label": `Table ${this.tableId}` });
+    if (this.connection.socket === null) screen.classList.add("disconnected");
+
+    screen.append(
+      h("div", { class: "opponents", "aria-label": "Players" }, order.filter((s) => s !== me).map((s) => this.seatBox(s))),
+      this.felt(),
+      this.mine(),
+      this.side(),
+    );
+    this.root.replaceChildren(screen);
+    this.layoutHand();
+    restoreFocus(this.root, focused);
+    this.tickClock();
+    document.title = this.titleText(view);
+  }
+
+  titleText(view) {
+    const mine = view && this.mySeat !== null && view.to_act === this.mySeat && view.legal_moves.length > 0;
+    return `${mine ? "● Your turn · " : ""}Your trumps · table ${this.tableId}`;
+  }
+
+  seatBox(seat) {
+    const message = this.update;
+    const view = message.view;
+    const seats = message.seats;
+    const info = seats[seat];
+    const trump = view?.trumps?.[seat] ?? null;
+    const count = view?.hand_counts?.[seat] ?? 0;
+    const out = view?.out_order?.includes(seat);
+    const toAct = view && view.to_act === seat && !view.outcome;
+    const box = h("div", {
+      class: `seat-box${toAct ? " to-act" : ""}${out ? " out" : ""}`,
+      "data-seat": seat,
+      "aria-label": `${seatName(seats, seat, this.mySeat)}${toAct ? ", to play" : ""}`,
+    });
+    box.append(trumpBadge(trump));
+    box.append(h("span", { class: "name" }, seatName(seats, seat, this.mySeat), info.kind === "human" && !info.connected && seat !== this.mySeat ? " (away)" : ""));
+    box.append(h("span", { class: "status" }, this.seatStatus(seat)));
+    if (seat !== this.mySeat && view && view.phase !== "trump_choice") {
+      const fan = h("div", { class: "back-fan", "aria-label": `${count} cards` });
+      for (let i = 0; i < Math.min(count, 12); i++) fan.append(makeCard(null));
+      fan.append(h("span", { class: "count" }, String(count)));
+      box.append(fan);
+      const known = view.known?.[seat] ?? [];
+      if (known.length && !out) {
+        box.append(h("div", { class: "known", title: "Cards everybody saw this player pick up" }, "Holds ", labelSpans(known)));
+      }
+    }
+    return box;
+  }
+
+  seatStatus(seat) {
+    const message = this.update;
+    const view = message.view;
+    const info = message.seats[seat];
+    if (info.kind === "free") return "Free seat";
+    if (!view) return info.kind === "computer" ? "Ready" : info.connected ? "Ready" : "Not connected";
+    const place = view.out_order.indexOf(seat);
+    if (place >= 0) return `Out · ${["1st", "2nd", "3rd", "4th"][place]}`;
+    if (view.outcome) return view.outcome.loser === seat ? "Lost the hand" : "";
+    if (view.to_act !== seat) return `${view.hand_counts[seat]} cards`;
+    if (view.phase === "trump_choice") return "Choosing a trump…";
+    const clock = message.deadline ? " · " : "";
+    const verb = info.kind === "computer" ? "Thinking…" : seat === this.mySeat ? "Your turn" : "To play";
+    return h("span", {}, verb, clock, message.deadline ? h("span", { class: "clock" }) : "");
+  }
+
+  felt() {
+    const message = this.update;
+    const view = message.view;
+    const felt = h("div", { class: "felt" });
+    if (message.status === "waiting" || !view) {
+      felt.append(this.waitingDialog());
+      return felt;
+    }
+    if (message.hand_end || view.outcome) {
+      felt.append(this.outcomeDialog());
+      return felt;
+    }
+    if (view.phase === "trump_choice") {
+      felt.append(this.trumpDialog());
+      return felt;
+    }
+    felt.append(this.pile(), h("p", { class: `prompt${this.myTurn() ? " mine" : ""}`, id: "prompt", "aria-live": "polite" }, this.promptText()));
+    return felt;
+  }
+
+  myTurn() {
+    const view = this.update?.view;
+    return Boolean(view && this.mySeat !== null && view.to_act === this.mySeat && view.legal_moves.length);
+  }
+
+  takeCount() {
+    const view = this.update?.view;
+    const take = view?.legal_moves.find((move) => move.type === "take");
+    if (!take) return null;
+    if (Number.isInteger(take.count)) return take.count;
+    return Number.isInteger(this.update.take_count) ? this.update.take_count : null;
+  }
+
+  promptText() {
+    const message = this.update;
+    const view = message.view;
+    const seats = message.seats;
+    if (this.pending) return "Sending…";
+    const top = view.pile.at(-1);
+    if (this.myTurn()) {
+      if (view.phase === "lead") return "Your lead: play any card.";
+      if (view.phase === "second") return "Beaten! Now add a second card: any card.";
+      const canBeat = view.legal_moves.some((move) => move.type === "beat");
+      return canBeat ? `Beat the ${cardLabel(top)}, or take.` : `You cannot beat the ${cardLabel(top)}: take.`;
+    }
+    if (view.to_act === null) return "";
+    const who = seatName(seats, view.to_act, this.mySeat);
+    if (view.phase === "lead") return `${who} to lead.`;
+    if (view.phase === "second") return `${who} beat; a second card follows.`;
+    return `${who} to beat the ${cardLabel(top)} or take.`;
+  }
+
+  pile() {
+    const view = this.update.view;
+    const zone = h("div", { class: "pile-zone" });
+    const pile = h("div", { class: "pile", "aria-label": pileLabel(view.pile) });
+    if (view.pile.length === 0) {
+      pile.append(h("div", { class: "pile-empty" }, "Empty pile"));
+    } else {
+      const shown = view.pile.slice(-PILE_SHOWN);
+      if (view.pile.length > shown.length) {
+        pile.append(h("div", { class: "stack-edge", title: `${view.pile.length - shown.length} more below` }));
+      }
+      const reach = this.takeCount() ?? 0;
+      shown.forEach((code, i) => {
+        const card = makeCard(code);
+        const fromTop = shown.length - 1 - i;
+        if (fromTop === 0) card.classList.add("top");
+        if (fromTop < reach) card.classList.add("in-reach");
+        pile.append(card);
+      });
+    }
+    zone.append(pile);
+    const caption = view.pile.length === 0 ? "" : `Pile: ${view.pile.length} card${view.pile.length === 1 ? "" : "s"} · top ${cardLabel(view.pile.at(-1))}`;
+    return h("div", { class: "pile-wrap" }, zone, h("p", { class: "pile-caption" }, caption));
+  }
+
+  trumpDialog() {
+    const message = this.update;
+    const view = message.view;
+    const seats = message.seats;
+    const mine = this.myTurn();
+    const owners = {};
+    view.trumps.forEach((suit, seat) => {
+      if (suit) owners[suit] = seat;
+    });
+    const dialog = h("div", { class: "dialog trump-dialog", role: "group", "aria-labelledby": "trump-title" });
+    dialog.append(
+      h("h2", { id: "trump-title" }, mine ? "Choose your trump suit" : "Trumps are being chosen"),
+      h("p", {}, mine
+        ? "Your trump beats every other suit on your turn; only a higher card of it beats it."
+        : `${seatName(seats, view.to_act, this.mySeat)} ${view.to_act === this.mySeat ? "are" : "is"} choosing a trump.`),
+    );
+    const choices = h("div", { class: "suit-choices" });
+    for (const suit of SUITS) {
+      const owner = owners[suit];
+      const legal = mine && view.legal_moves.some((move) => move.type === "choose_trump" && move.suit === suit);
+      const button = h("button", {
+        type: "button",
+        class: "suit-choice",
+        "data-suit": suit,
+        "aria-label": owner !== undefined ? `${suitName(suit)}, taken by ${seatName(seats, owner, this.mySeat, { capital: false })}` : suitName(suit),
+      }, suitIcon(suit), h("span", {}, capitalize(suitName(suit))), h("small", {}, owner !== undefined ? `${seatName(seats, owner, this.mySeat)}'s` : "\u00a0"));
+      if (!legal) button.disabled = true;
+      if (this.pending === suit) button.classList.add("pending");
+      button.addEventListener("click", () => this.chooseTrump(suit));
+      choices.append(button);
+    }
+    dialog.append(choices);
+    return dialog;
+  }
+
+  outcomeDialog() {
+    const message = this.update;
+    const view = message.view;
+    const seats = message.seats;
+    const outcome = message.hand_end?.outcome ?? view.outcome;
+    const words = outcomeWords(outcome, seats, this.mySeat);
+    const score = message.score;
+    const dialog = h("div", { class: "dialog outcome-dialog", role: "group", "aria-labelledby": "outcome-title" });
+    dialog.append(
+      h("p", { class: "hand-no" }, `Hand ${score.hand}${score.match_hands ? ` of ${score.match_hands}` : ""} is over`),
+      h("h2", { id: "outcome-title", class: `outcome-big ${words.tone}` }, words.text),
+      h("p", {}, words.detail ?? ""),
+      scoreTable(score, seats, this.mySeat),
+    );
+    const buttons = h("div", { class: "dialog-actions" });
+    if (score.match_over || message.status === "finished") {
+      buttons.append(h("p", { class: "match-over" }, "The match is over."));
+      buttons.append(h("a", { class: "btn primary", href: "/" }, "Back to the lobby"));
+    } else if (this.mySeat !== null) {
+      const next = h("button", { type: "button", class: "btn primary next-hand" }, "Next hand");
+      next.addEventListener("click", () => this.nextHand());
+      buttons.append(next);
+    } else {
+      buttons.append(h("p", {}, "Waiting for the players to start the next hand."));
+    }
+    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId));
+    dialog.append(buttons);
+    return dialog;
+  }
+
+  waitingDialog() {
+    const message = this.update;
+    const seats = message.seats;
+    const free = seats.filter((seat) => seat.kind === "free");
+    const dialog = h("div", { class: "dialog waiting-dialog" });
+    dialog.append(h("h2", {}, free.length ? "Waiting for players" : "Starting…"));
+    if (free.length) {
+      dialog.append(
+        h("p", {}, `${free.length} free seat${free.length === 1 ? "" : "s"}. Send this link to a friend so they can sit down:`),
+        shareBox(this.tableId),
+      );
+    }
+    if (this.mySeat === null && free.length) dialog.append(this.joinButtons(free));
+    return dialog;
+  }
+
+  joinButtons(free) {
+    const row = h("div", { class: "join-row" });
+    for (const seat of free) {
+      const button = h("button", { type: "button", class: "btn primary take-seat", "data-seat": seat.seat }, `Sit in seat ${seat.seat + 1}`);
+      button.addEventListener("click", () => this.takeSeat(seat.seat));
+      row.append(button);
+    }
+    return row;
+  }
+
+  mine() {
+    const message = this.update;
+    const view = message.view;
+    const me = this.mySeat;
+    const area = h("div", { class: "me" });
+    if (me === null) {
+      const free = message.seats.filter((seat) => seat.kind === "free");
+      area.append(h("div", { class: "me-bar watching" }, h("span", {}, "You are watching this table."), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
+      return area;
+    }
+    const bar = h("div", { class: "me-bar" }, this.seatBox(me));
+    const actions = h("div", { class: "actions-bar" });
+    const takeLegal = view?.legal_moves.some((move) => move.type === "take");
+    if (view && ["respond"].includes(view.phase) && !view.outcome) {
+      const count = this.takeCount();
+      const label = count === null ? "Take" : `Take ${count}`;
+      const button = h("button", {
+        type: "button",
+        class: `btn take-btn${takeLegal ? " primary" : ""}`,
+        "aria-keyshortcuts": "T",
+        title: count === null ? "Take cards from the pile (T)" : `Take the top ${count} card${count === 1 ? "" : "s"} of the pile (T)`,
+      }, label);
+      if (!takeLegal || this.pending) button.disabled = true;
+      button.addEventListener("click", () => this.take());
+      const showReach = (on) => this.root.querySelector(".pile")?.classList.toggle("show-reach", on);
+      button.addEventListener("mouseenter", () => showReach(true));
+      button.addEventListener("mouseleave", () => showReach(false));
+      button.addEventListener("focus", () => showReach(true));
+      button.addEventListener("blur", () => showReach(false));
+      actions.append(button);
+    }
+    bar.append(actions);
+    area.append(bar, this.hand());
+    return area;
+  }
+
+  hand() {
+    const view = this.update.view;
+    const wrap = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
+    if (!view || view.hand.length === 0) {
+      const phase = view?.phase;
+      wrap.append(h("p", { class: "hand-empty" }, phase === "trump_choice" ? "The cards are dealt once every trump is chosen." : view?.out_order.includes(this.mySeat) ? "You are out: no cards left." : ""));
+      wrap.classList.add("empty");
+      return wrap;
+    }
+    const trump = view.trumps[this.mySeat];
+    const mine = this.myTurn();
+    if (!mine) wrap.classList.add("waiting");
+    const legal = new Set(view.legal_moves.filter((move) => move.card).map((move) => move.card));
+    for (const code of sortHand(view.hand, trump)) {
+      const playable = mine && legal.has(code);
+      const card = makeCard(code, "button");
+      card.type = "button";
+      card.classList.add(playable ? "legal" : "not-legal");
+      if (code[1] === trump) {
+        card.classList.add("trump");
+        card.append(h("span", { class: "trump-mark", "aria-hidden": "true" }, "T"));
+      }
+      if (this.pending === code) card.classList.add("pending");
+      card.setAttribute("aria-label", `${cardName(code)}${code[1] === trump ? ", your trump" : ""}${mine ? (playable ? ", playable" : ", not playable") : ""}`);
+      if (mine && !playable) card.setAttribute("aria-disabled", "true");
+      card.addEventListener("click", () => this.play(code));
+      wrap.append(card);
+    }
+    return wrap;
+  }
+
+  layoutHand() {
+    const hand = this.root.querySelector(".hand:not(.empty)");
+    if (!hand) return;
+    const cards = [...hand.querySelectorAll(".card")];
+    const n = cards.length;
+    const width = hand.clientWidth;
+    const cardWidth = cards[0].offsetWidth || 80;
+    const natural = cardWidth * 0.62;
+    const step = n > 1 ? Math.min(natural, (width - cardWidth - 16) / (n - 1)) : 0;
+    const total = cardWidth + step * (n - 1);
+    const start = Math.max(0, (width - total) / 2);
+    const spread = Math.min(3, 30 / Math.max(n, 1));
+    cards.forEach((card, i) => {
+      const offset = i - (n - 1) / 2;
+      card.style.setProperty("--x", `${start + i * step}px`);
+      card.style.setProperty("--rot", `${offset * spread}deg`);
+      card.style.setProperty("--arc", `${Math.abs(offset) * Math.abs(offset) * 0.6}px`);
+      card.style.zIndex = String(i + 1);
+    });
+  }
+
+  side() {
+    const message = this.update;
+    const aside = h("aside", { class: "side", "aria-label": "Table information" });
+    const history = h("ol", { class: "history", "aria-label": "Last actions" });
+    for (const line of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(line)));
+    aside.append(h("section", {}, h("h2", {}, "Last actions"), history));
+    aside.append(h("section", {}, h("h2", {}, "Match"), scoreTable(message.score, message.seats, this.mySeat)));
+    const share = h("section", { class: "share" }, h("h2", {}, "Invite"), shareBox(this.tableId));
+    aside.append(share);
+    if (message.seed_hash) {
+      aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand was dealt from; it is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
+    }
+    const leave = h("button", { type: "button", class: "btn small leave" }, this.mySeat === null ? "Back to the lobby" : "Leave the table");
+    leave.addEventListener("click", () => this.leave());
+    aside.append(leave);
+    return aside;
+  }
+
+  tickClock() {
+    clearInterval(this.clockTimer);
+    const deadline = this.update?.deadline;
+    if (!deadline) return;
+    const draw = () => {
+      const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+      for (const node of this.root.querySelectorAll(".clock")) node.textContent = `${left} s`;
+    };
+    draw();
+    this.clockTimer = setInterval(draw, 1000);
+  }
+}
+
+// --- helpers --------------------------------------------------------------------------------
+
+function moveType(phase) {
+  return phase === "lead" ? "lead" : phase === "second" ? "second" : "beat";
+}
+
+/** The seats starting with mine (or seat 0 for a spectator), in turn order. */
+function seatOrder(players, me) {
+  const first = me ?? 0;
+  return Array.from({ length: players }, (_, i) => (first + i) % players);
+}
+
+export function sortHand(hand, trump) {
+  const suits = HAND_SUIT_ORDER.filter((suit) => suit !== trump);
+  if (trump) suits.push(trump);
+  const ranks = "6789TJQKA";
+  return [...hand].sort((a, b) => suits.indexOf(a[1]) - suits.indexOf(b[1]) || ranks.indexOf(a[0]) - ranks.indexOf(b[0]));
+}
+
+function trumpBadge(suit) {
+  if (!suit) return h("span", { class: "trump-badge none", title: "No trump chosen yet" }, "?");
+  return h("span", { class: "trump-badge", title: `Trump: ${suitName(suit)}` }, suitIcon(suit));
+}
+
+function pileLabel(pile) {
+  if (pile.length === 0) return "The pile is empty";
+  return `The pile, ${pile.length} cards; top cards: ${pile.slice(-PILE_SHOWN).reverse().map(cardName).join(", ")}`;
+}
+
+function labelSpans(codes) {
+  return h("span", { class: "labels" }, ...codes.map((code) => h("span", { class: `label ${isRed(code[1]) ? "red" : "black"}` }, cardLabel(code))));
+}
+
+/** A text line with its suit symbols coloured. */
+function suitColoured(line) {
+  const span = h("span", {});
+  for (const part of String(line).split(/([♠♥♦♣])/)) {
+    if (part === "♥" || part === "♦") span.append(h("span", { class: "red-suit" }, part));
+    else if (part) span.append(part);
+  }
+  return span;
+}
+
+function scoreTable(score, seats, mySeat) {
+  const table = h("table", { class: "score-table" });
+  table.append(h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Hands lost"))));
+  const body = h("tbody", {});
+  seats.forEach((_, seat) => {
+    body.append(h("tr", {}, h("td", {}, seatName(seats, seat, mySeat)), h("td", { class: "num" }, String(score.hands_lost[seat] ?? 0))));
+  });
+  table.append(body);
+  const played = `${score.hands_played} hand${score.hands_played === 1 ? "" : "s"} played${score.draws ? `, ${score.draws} drawn` : ""}${score.match_hands ? ` of ${score.match_hands}` : ""}`;
+  table.append(h("caption", {}, played));
+  return table;
+}
+
+function shareBox(tableId) {
+  const link = `${location.origin}/?table=${encodeURIComponent(tableId)}`;
+  const input = h("input", { type: "text", readonly: "", value: link, "aria-label": "Link to this table", class: "share-link" });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { type: "button", class: "btn small" }, "Copy link");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      showToast("Link copied. Send it to a friend.");
+    } catch {
+      input.select();
+      showToast("Select the link and copy it.");
+    }
+  });
+  return h("div", { class: "share-row" }, input, copy);
+}
+
+function logLink(handEnd, tableId) {
+  const text = handEnd.log.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+  return h("a", { class: "btn small", href: url, download: `table-${tableId}-hand-${handEnd.hand}.jsonl` }, "Download the hand's log");
+}
+
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function describeFocus(node) {
+  if (!node || node === document.body) return null;
+  if (node.dataset?.card) return { card: node.dataset.card, index: [...(node.parentNode?.children ?? [])].indexOf(node) };
+  if (node.dataset?.suit) return { selector: `.suit-choice[data-suit="${node.dataset.suit}"]` };
+  if (node.classList?.contains("take-btn")) return { selector: ".take-btn" };
+  if (node.classList?.contains("next-hand")) return { selector: ".next-hand" };
+  return null;
+}
+
+function restoreFocus(root, focused) {
+  if (!focused) return;
+  if (focused.card) {
+    const cards = [...root.querySelectorAll(".hand .card")];
+    const same = cards.find((card) => card.dataset.card === focused.card);
+    const near = same ?? cards[Math.min(focused.index, cards.length - 1)];
+    near?.focus({ preventScroll: true });
+    return;
+  }
+  const node = root.querySelector(focused.selector);
+  if (node && !node.disabled) node.focus({ preventScroll: true });
+  else root.querySelector(".hand .card.legal, .take-btn:not([disabled])")?.focus({ preventScroll: true });
+}
+
+function loadHistory(tableId) {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(`trumps.history.${tableId}`) ?? "null");
+    if (value && Array.isArray(value.lines) && Number.isInteger(value.no)) return value;
+  } catch {
+    // A damaged entry is simply dropped.
+  }
+  return { no: 0, lines: [] };
+}
+
+function saveHistory(tableId, history) {
+  sessionStorage.setItem(`trumps.history.${tableId}`, JSON.stringify(history));
+}
