@@ -1,0 +1,158 @@
+"""Real WebSocket clients against a real ``trumps serve``: complete games, spectators, reconnection."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_helpers import Seat, Server, check_hand_end, check_no_leaks, hand_over, play_until
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("play") / "play.sqlite3", TRUMPS_RATE="1000", TRUMPS_BURST="1000").start()
+    yield server
+    server.stop()
+
+
+def _table(server: Server, **options: object) -> tuple[str, str]:
+    status, created = server.post("/api/tables", {"players": 2, **options})
+    assert status == 200, created
+    return created["table"]["id"], created["token"]
+
+
+def test_a_duel_of_two_hands_played_over_websockets(server: Server) -> None:
+    table_id, token0 = _table(server, name="Ana")
+    status, joined = server.post(f"/api/tables/{table_id}/join", {"name": "Bo"})
+    assert status == 200 and joined["seat"] == 1
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def match() -> tuple[list[Seat], list[dict[str, object]]]:
+        seats = [
+            Seat(url, token0, 0, rng=random.Random(10)),
+            Seat(url, joined["token"], 1, rng=random.Random(11)),
+        ]
+        spectator = Seat(url, None, None)
+        for seat in [*seats, spectator]:
+            await seat.connect()
+            await seat.update()
+        ends = []
+        for _ in range(2):
+            await play_until(seats, hand_over)
+            ends.append(seats[0].last["hand_end"])
+            while spectator.event_no < seats[0].event_no:
+                await spectator.update()
+            await seats[1].send({"type": "next_hand", "last_seen": seats[1].event_no})
+            for seat in seats:
+                started = await seat.update()
+                assert started["event"]["type"] == "hand_started"
+        await seats[1].send({"type": "next_hand", "last_seen": seats[1].event_no - 1})
+        assert (await seats[1].recv())["code"] == "stale"
+        while spectator.event_no < seats[0].event_no:
+            await spectator.update()
+        for seat in [*seats, spectator]:
+            await seat.close()
+        return [*seats, spectator], ends
+
+    seats, ends = asyncio.run(match())
+    first, second = (check_hand_end(end) for end in ends)
+    for seat in seats:  # every connection saw every event, in order, with no gap
+        numbers = [update["event_no"] for update in _updates(seat)]
+        assert numbers == list(range(numbers[0], numbers[-1] + 1))
+    numbers = [n for n, _ in seats[0].acked] + [n for n, _ in seats[1].acked]
+    assert len(numbers) == len(set(numbers)) > 20
+    # RULES.md §4: the loser of the first hand deals the second (after a draw the same dealer deals).
+    expected_dealer = first.outcome.loser if first.outcome.loser is not None else first.rules.dealer
+    assert second.rules.dealer == expected_dealer
+    score = seats[0].last["score"]
+    assert score["hands_played"] == 2 and score["hand"] == 3
+    assert sum(score["hands_lost"]) + score["draws"] == 2
+    spectator = seats[2]
+    assert all(not update["view"]["hand"] for update in _updates(spectator) if update["view"])
+    assert check_no_leaks(server.stored_events()[table_id], 2, seats) > 100
+
+
+def _updates(seat: Seat) -> list[dict[str, object]]:
+    import json
+
+    return [m for m in map(json.loads, seat.texts) if m["type"] == "update"]
+
+
+def test_four_players_with_a_computer_seat(server: Server) -> None:
+    table_id, token0 = _table(server, players=4, computer=[{"seat": 2, "level": "easy"}], dealer=3)
+    tokens = {0: token0}
+    for seat in (1, 3):
+        status, joined = server.post(f"/api/tables/{table_id}/join", {"seat": seat})
+        assert status == 200 and joined["seat"] == seat
+        tokens[seat] = joined["token"]
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def hand() -> list[Seat]:
+        seats = [Seat(url, tokens[s], s, rng=random.Random(s)) for s in (0, 1, 3)]
+        for seat in seats:
+            await seat.connect()
+            await seat.update()
+        await play_until(seats, hand_over)
+        for seat in seats:
+            await seat.close()
+        return seats
+
+    seats = asyncio.run(hand())
+    game = check_hand_end(seats[0].last["hand_end"])
+    assert game.rules.players == 4 and game.rules.dealer == 3
+    assert any(event.seat == 2 for event in game.events if hasattr(event, "seat"))
+    computer_moves = [u for u in _updates(seats[0]) if u["by"] == "computer"]
+    assert computer_moves and all(u["event"]["seat"] == 2 for u in computer_moves)
+    assert check_no_leaks(server.stored_events()[table_id], 4, seats) > 50
+
+
+def test_a_reconnecting_seat_gets_exactly_the_updates_it_missed(server: Server) -> None:
+    table_id, token0 = _table(server)
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def scenario() -> None:
+        a, b = Seat(url, token0, 0, rng=random.Random(3)), Seat(url, joined["token"], 1, rng=random.Random(4))
+        for seat in (a, b):
+            await seat.connect()
+            await seat.update()
+        # b chooses its trump (seat 1 is left of dealer 0), then a, then the server deals: a misses them all.
+        while b.event_no < 2:
+            await b.update()
+        seen = a.event_no
+        await a.close()
+        await b.play_one()
+        while not (b.last and b.last["event"] and b.last["event"]["type"] == "choose_trump"):
+            await b.update()
+        await b.close()
+        a = Seat(url, token0, 0)
+        await a.connect(last_seen=seen)
+        missed = [await a.update() for _ in range(b.event_no - seen)]
+        assert [m["event_no"] for m in missed] == list(range(seen + 1, b.event_no + 1))
+        assert not any(m["resync"] for m in missed)
+        await a.send({"type": "ping", "nonce": "x"})
+        pong = await a.recv()
+        assert pong == {"type": "pong", "nonce": "x", "event_no": b.event_no}
+        await a.close()
+        a = Seat(url, token0, 0)
+        await a.connect(last_seen=0)
+        assert (await a.update())["event_no"] in (1, b.event_no)  # the history holds it all, or a resync
+        await a.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_lobby_lists_open_tables_and_serves_the_page(server: Server, tmp_path: Path) -> None:
+    table_id, _ = _table(server, clock=30, match_hands=3)
+    status, lobby = server.get("/api/tables")
+    assert status == 200 and lobby["type"] == "lobby"
+    listed = next(table for table in lobby["tables"] if table["id"] == table_id)
+    assert listed["clock"] == 30 and listed["match_hands"] == 3 and listed["status"] == "waiting"
+    assert [seat["kind"] for seat in listed["seats"]] == ["human", "free"]
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server.http}/") as response:
+        assert response.status == 200 and b"<html" in response.read().lower()
