@@ -8,6 +8,7 @@ from rules.cli.bench import bench
 from rules.cli.play import play
 from rules.cli.replay import replay
 from rules.cli.serve import serve
+from rules.cli.spec import spec
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help='Svoi Kozyri ("Your trumps"), the card game.')
 
@@ -20,6 +21,7 @@ def _root() -> None:
 app.command()(play)
 app.command()(replay)
 app.command()(bench)
+app.command()(spec)
 app.command()(serve)
 
 

@@ -1,0 +1,31 @@
+"""``trumps spec [--out DIR] [--docs DIR]``: regenerate the specification (and the generated doc pages)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rules.spec import write_spec
+from rules.spec.pages import write_pages
+
+
+def spec(
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the specification to.")] = Path("spec"),
+    docs: Annotated[
+        Path | None, typer.Option("--docs", help="Also write the generated pages of the documentation site here.")
+    ] = None,
+) -> None:
+    """Write spec/ (schemas, state chart, vectors, move counts) from the engine; with --docs, the generated pages."""
+    try:
+        written = write_spec(out)
+        if docs is not None:
+            written += write_pages(docs)
+    except OSError as error:
+        typer.echo(f"cannot write {error.filename}: {error.strerror}", err=True)
+        raise typer.Exit(1) from None
+    except ValueError as error:  # a vector that no longer shows what it says: the engine changed
+        typer.echo(f"cannot generate the specification: {error}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"wrote {len(written)} files")
