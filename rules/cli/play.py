@@ -150,7 +150,15 @@ class Session:
             if seat == self.you:
                 self._your_turn()
             else:
-                self._apply(self.bots[seat].choose(game.view(seat)))
+                self._apply(self._bot_move(seat))
+
+    def _bot_move(self, seat: int) -> Event:
+        """The computer's move at ``seat``, with a spinner at a terminal in case it thinks for a while."""
+        view = self.game.view(seat)
+        if not self.console.is_terminal:
+            return self.bots[seat].choose(view)
+        with self.console.status(f"{self.names[seat]} is thinking…", spinner="dots"):
+            return self.bots[seat].choose(view)
 
     def say(self, line: Text | str) -> None:
         self.console.print(line, highlight=False)
@@ -193,12 +201,15 @@ class Session:
             choices = Text(", ").join(
                 Text.assemble(terminal.suit_text(suit, name=True), f" ({suit.lower()})") for suit in free
             )
-            self.say(Text.assemble("Choose your trump suit: ", choices))
+            self.say(Text.assemble("Choose your trump suit (before the deal, so blind): ", choices))
             self._decide("your trump> ", lambda text: ChooseTrump(seat=self.you, suit=parse_suit(text)))
             return
         view = game.view(self.you)
         title = f"Move {self.moves_played + 1} · your turn"
-        self.console.print(terminal.table(view, self.names, title, terminal.moves_text(view, self.names)))
+        moves = terminal.moves_text(view, self.names)
+        self.console.print(
+            terminal.table(view, self.names, title, moves, min(terminal.TABLE_WIDTH, self.console.width))
+        )
         self._decide("your move> ", self._move_of)
 
     def _decide(self, prompt: str, understand: Callable[[str], Event]) -> None:

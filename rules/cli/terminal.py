@@ -30,8 +30,11 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 # (South, West, North, East), which is the order of increasing seat numbers.
 _COMPASS = {2: ("You", "North"), 3: ("You", "West", "East"), 4: ("You", "West", "North", "East")}
 
-PILE_SHOWN = 6
+PILE_SHOWN = 8
 """How many of the pile's top cards the table shows."""
+
+TABLE_WIDTH = 78
+"""The table's width, so that it does not jump from turn to turn."""
 
 
 def seat_names(players: int, you: int) -> list[str]:
@@ -136,7 +139,7 @@ def describe_notes(notes: Sequence[Notification], names: Sequence[str], move_num
 # --- The table ---------------------------------------------------------------------------------
 
 
-def table(view: View, names: Sequence[str], title: str, moves: Text) -> RenderableType:
+def table(view: View, names: Sequence[str], title: str, moves: Text, width: int = TABLE_WIDTH) -> RenderableType:
     """The table as seen from your seat: the others' counts and trumps, the pile, your numbered hand.
 
     Only what ``view`` shows is drawn: the others appear as card counts (plus the cards
@@ -155,12 +158,11 @@ def table(view: View, names: Sequence[str], title: str, moves: Text) -> Renderab
         extra = Text.assemble(Text("holds ", style="dim"), cards_text(known)) if known and count else Text("")
         if seat in view.out_order:
             extra = Text(f"went out {ordinal(view.out_order.index(seat) + 1)}", style="green")
-        marker = " ◀" if seat == view.to_act else ""
-        grid.add_row(f"{names[seat]}{marker}", _trump_of(view, seat), _count(count), extra)
-    grid.add_row("Pile", "", _count(len(view.pile)), _pile_text(view.pile))
+        grid.add_row(names[seat], _trump_of(view, seat), "" if seat in view.out_order else _count(count), extra)
+    grid.add_row("Pile", "", _count(len(view.pile)) if view.pile else "", _pile_text(view.pile))
     grid.add_row("You", _trump_of(view, you), _count(len(view.hand)), "")
     body: list[RenderableType] = [grid, hand_text(view), Text(""), moves]
-    return Panel(Group(*body), title=title, title_align="left", border_style="cyan", expand=False)
+    return Panel(Group(*body), title=title, title_align="left", border_style="cyan", width=width)
 
 
 def _trump_of(view: View, seat: int) -> Text:
@@ -213,7 +215,7 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
     number = {code: i for i, code in enumerate(view.hand, start=1)}
     cards = [event.card for event in view.legal_moves if isinstance(event, Beat)]
     can_take = any(isinstance(event, Take) for event in view.legal_moves)
-    listed = Text(", ").join(Text.assemble(f"{number[code]}:", card_text(code, style="bold")) for code in cards)
+    listed = Text(", ").join(Text.assemble(card_text(code, style="bold"), f" ({number[code]})") for code in cards)
     if view.phase == "lead":
         return Text("Lead any card: type its number or name (e.g. 1 or 10S).")
     if view.phase == "second":
@@ -222,12 +224,12 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
     trump = view.trumps[you]
     assert trump is not None
     count = core.take_count(Card.parse(top), len(view.pile), SUIT_CHARS.index(trump))
-    take = Text(f"t: take {count} card{'s' if count != 1 else ''}", style="bold")
+    take = Text.assemble(Text(f"take {count} card{'s' if count != 1 else ''}", style="bold"), " (t)")
     if not cards:
-        return Text.assemble("You cannot beat ", card_text(top), ": ", take)
+        return Text.assemble("You cannot beat ", card_text(top), ": ", take, ".")
     if not can_take:
-        return Text.assemble("Beat ", card_text(top), " (must beat is on): ", listed)
-    return Text.assemble("Beat ", card_text(top), " with ", listed, Text(" — or "), take)
+        return Text.assemble("Beat ", card_text(top), " with ", listed, " (must beat: you may not take).")
+    return Text.assemble("Beat ", card_text(top), " with ", listed, ", or ", take, ".")
 
 
 def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[str], top: str | None) -> str:
@@ -236,7 +238,7 @@ def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[st
         assert outcome.loser is not None
         loser = names[outcome.loser]
         if loser == "You":
-            return "You lost: you were left holding cards."
+            return f"You lost: you were left holding {_count(len(last_hand))}."
         return f"{loser} lost. You won, {ordinal(_place(outcome, names))} out."
     if outcome.reason == "repetition":
         return "Draw: the same position came up for the third time."

@@ -30,12 +30,12 @@ def answer(screen: str) -> str:
         offered: list[str] = re.findall(r"\((\w)\)", screen.rsplit("Choose your trump", 1)[-1])
         return offered[0]
     assert screen.endswith("your move> "), screen[-300:]
-    beat = re.search(r"Beat \S+ (?:with|\(must beat is on\):) (\d+):", screen)
+    beat = re.search(r"Beat \S+ with \S+ \((\d+)\)", screen)
     if beat:
         return beat.group(1)
     if "Lead any card" in screen or "second card" in screen:
         return "1"
-    assert "t: take" in screen, screen[-300:]
+    assert "You cannot beat" in screen, screen[-300:]
     return "t"
 
 
