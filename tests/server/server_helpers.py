@@ -129,6 +129,7 @@ class Seat:
     errors: list[dict[str, Any]] = field(default_factory=list)
     ws: Any = None
     moved_at: int = -1
+    random_moves: bool = False
 
     async def connect(self, last_seen: int | None = None) -> dict[str, Any]:
         self.ws = await websockets.connect(self.url, max_size=2**22)
@@ -167,9 +168,10 @@ class Seat:
         return bool(view and view["legal_moves"]) and self.moved_at < self.event_no
 
     async def play_one(self) -> dict[str, Any]:
-        """Send a random legal move against the last update."""
+        """Send a legal move against the last update (uniformly random, or the quick policy)."""
         assert self.last is not None
-        move = choose(self.last["view"], self.rng)
+        view = self.last["view"]
+        move = self.rng.choice(view["legal_moves"]) if self.random_moves else choose(view, self.rng)
         self.moved_at = self.event_no
         await self.send({"type": "move", "event": move, "last_seen": self.event_no})
         return move  # type: ignore[no-any-return]
