@@ -51,9 +51,8 @@ def test_every_acknowledged_move_survives_a_crash(tmp_path: Path) -> None:
     for seat, no, event in acked:
         table_id = seat.url.rsplit("/", 1)[1]
         record = {key: value for key, value in stored[table_id][no - 1].items() if key != "by"}
-        assert record == {key: value for key, value in event.items() if value is not None}, (
-            f"acknowledged event {no} of table {table_id} is not the stored one"
-        )
+        sent = {key: value for key, value in event.items() if value is not None}
+        assert record == sent, f"acknowledged event {no} of table {table_id} is not the stored one"
 
     _, lobby = server.get("/api/tables")
     event_numbers = {table["id"]: table["event_no"] for table in lobby["tables"]}
