@@ -1,0 +1,72 @@
+"""Every example on the site is checked: logs replay, JSON examples match the schemas, pycon snippets run."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import re
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from rules.log import read_log
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
+
+
+def blocks(language: str) -> list[tuple[str, str]]:
+    """``(page, code)`` for every fenced block of ``language`` on the site's pages (generated ones included)."""
+    found = []
+    for page in sorted(DOCS.rglob("*.md")):
+        for match in FENCE.finditer(page.read_text(encoding="utf-8")):
+            if match["lang"] == language:
+                found.append((page.relative_to(DOCS).as_posix(), textwrap.dedent(match["body"])))
+    return found
+
+
+LOGS = blocks("jsonl")
+PYCON = blocks("pycon")
+JSON = blocks("json")
+
+
+def test_the_site_has_examples_of_each_kind() -> None:
+    pages = {page for page, _ in LOGS}
+    assert {"index.md", "generated/events.md"} <= pages
+    assert any(page.startswith("generated/snippets/examples/") for page in pages)
+    assert len(PYCON) >= 4
+    assert len(JSON) >= 8
+
+
+@pytest.mark.parametrize(("page", "log"), LOGS, ids=[f"{page}#{i}" for i, (page, _) in enumerate(LOGS)])
+def test_every_example_log_replays(page: str, log: str) -> None:
+    game = read_log(log)
+    assert len(game.events) == len(log.strip().splitlines()) - 1
+
+
+@pytest.mark.parametrize(("page", "code"), PYCON, ids=[f"{page}#{i}" for i, (page, _) in enumerate(PYCON)])
+def test_every_pycon_snippet_runs(page: str, code: str) -> None:
+    test = doctest.DocTestParser().get_doctest(code, {}, page, page, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # snippets read spec/ as a reader of the site would, from a clone's root
+    try:
+        runner.run(test)
+    finally:
+        os.chdir(cwd)
+    assert test.examples, "a pycon block with no example"
+    assert runner.failures == 0, f"a snippet on {page} does not run as shown"
+
+
+@pytest.mark.parametrize(("page", "text"), JSON, ids=[f"{page}#{i}" for i, (page, _) in enumerate(JSON)])
+def test_every_json_example_matches_a_schema(page: str, text: str) -> None:
+    value = json.loads(text)
+    names = ("log.schema.json", "state.schema.json", "protocol.schema.json")
+    schemas = [json.loads((ROOT / "spec" / name).read_text()) for name in names if (ROOT / "spec" / name).exists()]
+    assert any(jsonschema.Draft202012Validator(schema).is_valid(value) for schema in schemas), text
+    if value.get("type") == "position":
+        read_log(['{"type": "start"}', text])

@@ -1,0 +1,49 @@
+"""`trumps spec` regenerates exactly the committed spec/ and docs/generated/, and reports bad output paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rules.cli import app
+from rules.spec import write_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+def test_regeneration_equals_the_committed_files(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["spec", "--out", str(tmp_path / "spec"), "--docs", str(tmp_path / "docs")])
+    assert result.exit_code == 0, result.output
+    fresh, committed = tree(tmp_path / "spec"), tree(ROOT / "spec")
+    assert sorted(fresh) == sorted(committed), "run: trumps spec --out spec --docs docs/generated"
+    drifted = [name for name in fresh if fresh[name] != committed[name]]
+    assert not drifted, (
+        f"spec/ drifted from the code in {drifted[:5]}: run trumps spec --out spec --docs docs/generated"
+    )
+    fresh_docs, committed_docs = tree(tmp_path / "docs"), tree(ROOT / "docs" / "generated")
+    assert fresh_docs == committed_docs, "docs/generated drifted: run trumps spec --out spec --docs docs/generated"
+
+
+def test_stale_files_are_removed(tmp_path: Path) -> None:
+    (tmp_path / "vectors").mkdir()
+    (tmp_path / "vectors" / "old_vector.jsonl").write_text("{}\n")
+    (tmp_path / "old.json").write_text("{}\n")
+    write_spec(tmp_path)
+    assert not (tmp_path / "vectors" / "old_vector.jsonl").exists()
+    assert not (tmp_path / "old.json").exists()
+    assert (tmp_path / "vectors" / "index.json").exists()
+
+
+def test_an_unwritable_folder_is_one_clear_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = CliRunner().invoke(app, ["spec", "--out", str(blocker / "spec")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("cannot write ")
+    assert result.stderr.count("\n") == 1
+    assert blocker.read_text() == "not a folder"

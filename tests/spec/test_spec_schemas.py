@@ -1,0 +1,108 @@
+"""The JSON Schemas of spec/: valid draft 2020-12, accepting every vector line, refusing malformed lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from rules.spec.schemas import log_schema, protocol_schema, state_schema
+
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+VECTORS = SPEC / "vectors"
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads((SPEC / name).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_schemas_declare_draft_2020_12() -> None:
+    for schema in (log_schema(), state_schema()):
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_every_line_of_every_good_vector_is_a_valid_log_line() -> None:
+    log = validator("log.schema.json")
+    count = 0
+    for path in VECTORS.glob("*.jsonl"):
+        if path.name.endswith((".states.jsonl", ".bad.jsonl")):
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            errors = list(log.iter_errors(json.loads(line)))
+            assert not errors, f"{path.name}: {line}: {errors[0].message}"
+            count += 1
+    assert count > 1000
+
+
+def test_every_state_line_is_a_valid_state() -> None:
+    state = validator("state.schema.json")
+    paths = list(VECTORS.glob("*.states.jsonl"))
+    assert paths
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            errors = list(state.iter_errors(json.loads(line)))
+            assert not errors, f"{path.name}: {errors[0].message}"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"type": "lead", "seat": 0, "card": "1D"},  # bad card code
+        {"type": "lead", "seat": 0, "card": "6c"},  # lower-case suit
+        {"type": "lead", "seat": 0, "card": "10S"},  # the ten is T
+        {"type": "pass", "seat": 0},  # unknown type
+        {"seat": 0, "card": "6S"},  # no type
+        {"seat": 0},  # no type (would otherwise look like a take)
+        {},  # not even a header without its type
+        {"type": "beat", "seat": 0},  # missing card
+        {"type": "take"},  # missing seat
+        {"type": "take", "seat": "1"},  # mistyped seat
+        {"type": "take", "seat": 4},  # no seat 4
+        {"type": "choose_trump", "seat": 1, "suit": "X"},  # no such suit
+        {"type": "start", "players": 5},  # two to four players
+        {"type": "start", "rules": {"pass_sixes": 1}},  # a flag is a boolean
+        {"type": "deal", "hands": [["6S", "AS"], ["7X"]]},  # bad card in a deal
+        {"type": "position", "trumps": ["S", "H"], "hands": [["AS"], ["KH"]], "pile": [], "to_act": 0},
+        {"type": "position", "trumps": ["S"], "hands": [["AS"]], "pile": [], "to_act": 0, "phase": "deal"},
+    ],
+)
+def test_malformed_lines_are_rejected(line: dict[str, Any]) -> None:
+    assert not validator("log.schema.json").is_valid(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        {"type": "start"},
+        {"type": "start", "format": 1, "players": 4, "dealer": 3, "rules": {"must_beat": True}},
+        {"type": "take", "seat": 1, "count": 3},
+        {"type": "beat", "seat": 0, "card": "QD", "comment": "extra fields are ignored"},
+        {"type": "position", "trumps": ["S", "H"], "hands": [["AS"], []], "pile": ["9C"], "to_act": 0,
+         "phase": "respond"},
+    ],
+)  # fmt: skip
+def test_well_formed_lines_are_accepted(line: dict[str, Any]) -> None:
+    assert validator("log.schema.json").is_valid(line)
+
+
+def test_state_schema_rejects_a_bad_state() -> None:
+    state = validator("state.schema.json")
+    good = {"phase": "lead", "to_act": 0, "trumps": ["S", "H"], "hands": [["6S"], ["7H"]], "pile": [], "outcome": None}
+    assert state.is_valid(good)
+    assert not state.is_valid({**good, "phase": "taking"})  # a transient state of the machine, never printed
+    assert not state.is_valid({**good, "hands": [["6s"], []]})
+    assert not state.is_valid({key: value for key, value in good.items() if key != "outcome"})
+    assert not state.is_valid({**good, "outcome": {"result": "win", "out_order": []}})
+
+
+def test_protocol_schema_is_included_when_the_server_provides_it() -> None:
+    schema = protocol_schema()
+    path = SPEC / "protocol.schema.json"
+    assert (schema is not None) == path.exists()
+    if schema is not None:
+        validator("protocol.schema.json")

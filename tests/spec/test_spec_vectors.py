@@ -1,0 +1,113 @@
+"""The conformance vectors: they replay as `trumps replay --json` says, and cover every clause of RULES.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from rules.cli import app
+from rules.log import read_log
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "spec" / "vectors"
+INDEX: dict[str, Any] = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
+GOOD = INDEX["vectors"]
+BAD = INDEX["bad"]
+
+
+def lines_of(name: str) -> list[str]:
+    return (VECTORS / name).read_text(encoding="utf-8").splitlines()
+
+
+def test_index_lists_exactly_the_files_of_the_folder() -> None:
+    listed = {"index.json"}
+    for vector in GOOD:
+        listed |= {vector["log"], vector["states"]}
+    for vector in BAD:
+        listed.add(vector["log"])
+    assert listed == {path.name for path in VECTORS.iterdir()}
+
+
+@pytest.mark.parametrize("vector", GOOD, ids=lambda v: v["name"])
+def test_line_k_of_states_is_the_state_after_line_k(vector: dict[str, Any]) -> None:
+    log, states = lines_of(vector["log"]), lines_of(vector["states"])
+    assert len(log) == len(states) == vector["lines"]
+    game = read_log(log[:1])
+    assert game.state().model_dump(mode="json") == json.loads(states[0])
+    # Replaying prefixes is quadratic; every prefix of the short vectors, a sample of the long games.
+    step = 1 if len(log) < 40 else 7
+    for k in [*range(2, len(log), step), len(log)]:
+        assert read_log(log[:k]).state().model_dump(mode="json") == json.loads(states[k - 1]), f"line {k}"
+
+
+@pytest.mark.parametrize("vector", GOOD, ids=lambda v: v["name"])
+def test_replay_json_prints_the_last_state_exactly(vector: dict[str, Any]) -> None:
+    result = CliRunner().invoke(app, ["replay", str(VECTORS / vector["log"]), "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == lines_of(vector["states"])[-1] + "\n"
+
+
+@pytest.mark.parametrize("vector", BAD, ids=lambda v: v["name"])
+def test_bad_vector_is_refused_at_its_last_line(vector: dict[str, Any]) -> None:
+    log = VECTORS / vector["log"]
+    assert vector["line"] == len(lines_of(vector["log"]))
+    if vector["line"] > 1:
+        read_log(lines_of(vector["log"])[:-1])  # everything before the last line is accepted
+    result = CliRunner().invoke(app, ["replay", str(log), "--json"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"line {vector['line']}: ")
+    assert vector["reason"] in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_every_clause_of_the_rules_is_covered() -> None:
+    # §4 (a match of several hands) and §5 (who knows what) are not about a single log.
+    clauses = {"§1", "§2.1", "§2.2", "§2.3", "§2.4", "§2.5", "§2.6", "§2.7", "§3"}
+    covered = {clause for vector in GOOD + BAD for clause in vector["rules"]}
+    assert clauses <= covered
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tie_check_draw",
+        "tie_check_loss_card_does_not_beat",
+        "tie_check_loss_more_than_one_card",
+        "repetition_draw",
+        "go_out_with_lead",
+        "go_out_with_beating_card_no_second_card",
+        "go_out_with_second_card",
+        "take_three_from_a_longer_pile",
+        "take_five_under_own_trump",
+        "take_whole_pile_under_ace_of_own_trump",
+        "take_whole_pile_of_three_or_fewer_then_lead",
+        "turn_skips_a_player_who_went_out",
+        "four_players_turns_skip_two_empty_seats",
+        "trump_choice_and_deal_three_players",
+        "sixes_stay_without_pass_sixes",
+        "must_beat_beats",
+        "full_game_duel",
+        "full_game_three_players",
+        "full_game_four_players",
+        "full_game_duel_no_six_passing",
+        "full_game_duel_must_beat",
+    ],
+)
+def test_the_edge_cases_have_vectors(name: str) -> None:
+    assert name in {vector["name"] for vector in GOOD}
+
+
+def test_endings_are_what_the_vectors_say() -> None:
+    final = {vector["name"]: vector["final"] for vector in GOOD}
+    assert final["tie_check_draw"]["outcome"]["reason"] == "tie_check"
+    assert final["repetition_draw"]["outcome"]["reason"] == "repetition"
+    assert final["tie_check_loss_more_than_one_card"]["outcome"]["loser"] == 0
+    assert final["sixes_stay_without_pass_sixes"]["hands"] != final["trump_choice_and_deal_three_players"]["hands"]
+    full = [vector for vector in GOOD if vector["name"].startswith("full_game")]
+    assert {len(vector["final"]["hands"]) for vector in full} == {2, 3, 4}
+    assert all(vector["final"]["phase"] == "finished" for vector in full)
