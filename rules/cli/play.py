@@ -11,6 +11,7 @@ or stops.
 from __future__ import annotations
 
 import datetime
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -40,7 +41,18 @@ Commands:
   u, undo       take back your last decision (and the computer's moves since)
   h, hint       suggest a move
   q, quit       stop now; the game so far is saved
-  ?, help       this text"""
+  ?, help       this text
+
+The rules in brief:
+  On an empty pile, lead any card. Otherwise beat the top card or take.
+  A card beats the top card if it is the same suit and higher, or if it is your own
+  trump and the top card is not. After beating, play one more card, any card, for
+  the next player to answer. Taking picks up the top 3 cards; the top 5 if the top
+  card is your trump; the whole pile if it is the ace of your trump. The first to
+  run out of cards wins; the last one holding cards loses."""
+
+_CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
+"""A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
 
 _SUITS_IN = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
 _SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
@@ -234,7 +246,9 @@ class Session:
                 continue
             reason = game.refusal(event)
             if reason is not None:
-                self.say(Text(f"not allowed: {reason}", style="yellow"))
+                self.say(
+                    Text(f"not allowed: {_CODE.sub(lambda code: terminal.label(code[0]), reason)}", style="yellow")
+                )
                 continue
             self._marks.append(len(game.events))
             self._apply(event)
@@ -282,14 +296,14 @@ class Session:
             return False
         mark = self._marks.pop()
         game = self.game
-        taken = 0
-        while len(game.events) > mark:
-            game.pop()
-            taken += 1
+        popped = [game.pop() for _ in range(len(game.events) - mark)]
+        theirs = sum(1 for event in popped if getattr(event, "seat", self.you) != self.you)
+        yours = "trump choice" if isinstance(popped[-1], ChooseTrump) else "move"
         self._pending.clear()
         self.went_out = {seat: when for seat, when in self.went_out.items() if seat in game.view(None).out_order}
         self.undos += 1
-        self.say(Text(f"Took back {taken} event{'s' if taken != 1 else ''}.", style="magenta"))
+        since = f" and the {theirs} computer move{'s' if theirs != 1 else ''} after it" if theirs else ""
+        self.say(Text(f"Took back your last {yours}{since}.", style="magenta"))
         return True
 
     # --- the end --------------------------------------------------------------------------
@@ -373,14 +387,12 @@ def play(
 
     log.update(game)  # an unwritable path is refused before the game, not after it
     session = Session(game, seat, bots, console, save_and_read, undo=undo)
-    names = session.names
+    others = ", ".join(name for name in session.names if name != "You")
+    console.print(Text.assemble(("Svoi Kozyri", "bold"), f" — you (seat {seat}) against {others}, level {level}."))
     console.print(
-        Text.assemble(
-            ("Svoi Kozyri", "bold"),
-            f" — {players} players, you are seat {seat} ({', '.join(n for n in names if n != 'You')} against you), ",
-            f"level {level}; sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}. ",
-            ("Type ? for help.", "dim"),
-        )
+        f"Rules: {players} players, sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}."
+        " Type ? for help and the rules in brief; q stops (the game is saved).",
+        style="dim",
     )
     try:
         session.run()

@@ -216,10 +216,11 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
     cards = [event.card for event in view.legal_moves if isinstance(event, Beat)]
     can_take = any(isinstance(event, Take) for event in view.legal_moves)
     listed = Text(", ").join(Text.assemble(card_text(code, style="bold"), f" ({number[code]})") for code in cards)
+    answers = names[core.next_seat(view.hand_counts, you)]
     if view.phase == "lead":
-        return Text("Lead any card: type its number or name (e.g. 1 or 10S).")
+        return Text(f"Lead any card (its number, or its name like 10S); {answers} must answer it.")
     if view.phase == "second":
-        return Text("Now play a second card on it, any card: type its number or name.")
+        return Text(f"Now play a second card on it, any card; {answers} must answer that one.")
     top = view.pile[-1]
     trump = view.trumps[you]
     assert trump is not None

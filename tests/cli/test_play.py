@@ -158,7 +158,7 @@ def test_an_illegal_card_shows_the_engines_refusal() -> None:
     beaters = {getattr(event, "card", None) for event in probe.game.legal_moves()}
     loser = next(code for code in probe.game.hand(0) if code not in beaters)
     session, output = run_session(rules, 0, ["c", loser.lower()])
-    assert f"not allowed: seat 0 cannot beat {top} with {loser}" in output
+    assert f"not allowed: seat 0 cannot beat {terminal.label(top)} with {terminal.label(loser)}" in output
     assert session.game.pile == probe.game.pile
 
 
@@ -167,7 +167,7 @@ def test_undo_takes_back_your_move_and_the_computers_replies() -> None:
     session, _ = run_session(rules, 0, ["s", "1"])
     after_move = len(session.game.events)
     session, output = run_session(rules, 0, ["s", "1", "u"])
-    assert "Took back" in output
+    assert "Took back your last move" in output
     # Back to just before your lead: trumps chosen and the deal pushed, no card played.
     assert [event.type for event in session.game.events] == ["choose_trump"] * 3 + ["deal"]
     assert after_move > len(session.game.events)
