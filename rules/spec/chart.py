@@ -78,10 +78,10 @@ def graphviz_dot() -> str:
     """The chart in Graphviz's language, for the drawing on the documentation site."""
     lines = [
         "digraph machine {",
-        '  graph [rankdir=TB, nodesep=0.5, ranksep=0.45, bgcolor="transparent", fontname="DejaVu Sans"];',
+        '  graph [rankdir=TB, nodesep=0.35, ranksep=0.5, bgcolor="transparent", fontname="DejaVu Sans"];',
         '  node [shape=box, style="rounded,filled", fillcolor="#e8f0fe", color="#3f51b5", fontname="DejaVu Sans",'
-        " fontsize=13];",
-        '  edge [color="#555555", fontname="DejaVu Sans Mono", fontsize=10];',
+        " fontsize=16];",
+        '  edge [color="#555555", fontname="DejaVu Sans Mono", fontsize=12];',
         '  start [shape=circle, label="", width=0.18, style=filled, fillcolor="#333333"];',
         '  stop [shape=doublecircle, label="", width=0.14, style=filled, fillcolor="#333333"];',
     ]

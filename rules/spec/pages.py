@@ -17,6 +17,7 @@ import typer
 import typer.core
 
 from rules.events import NOTIFICATION_ADAPTER
+from rules.options import RuleSet
 from rules.spec.chart import TRANSIENT, chart_rows, states
 from rules.spec.perft import perft_table
 from rules.spec.pictures import table_picture
@@ -86,20 +87,31 @@ def example_snippet(vector: Vector, captions: list[str | None]) -> str:
     first = 2 if vector.lines[1]["type"] == "position" else 1
     if len(captions) != len(vector.lines) - first:
         raise ValueError(f"example {vector.name}: {len(captions)} captions for {len(vector.lines) - first} events")
-    parts = [GENERATED_NOTE, f"*{vector.shows}*\n"]
+    title = vector.name.replace("_", " ").capitalize()
+    parts = [GENERATED_NOTE, f'<p class="sk-example-title"><b>Example: {title}.</b> {vector.shows}</p>\n']
     if first == 2:
         parts.append(table_picture(states[1]) + "\n")
     for k, caption in enumerate(captions, start=first):
         if caption is None:
             continue
-        event = vector.lines[k]
         parts.append(f"{caption}\n")
         if any(states[k]["hands"]):
-            parts.append(table_picture(states[k], fresh=[event["card"]] if "card" in event else []) + "\n")
+            parts.append(table_picture(states[k], fresh=moved_cards(states[k - 1], states[k])) + "\n")
     log = "".join(line_text(line) + "\n" for line in vector.lines)
-    parts.append(f'??? example "The log of this example (`spec/vectors/{vector.name}.jsonl`)"\n\n')
+    parts.append(f'??? abstract "The log of this example (`spec/vectors/{vector.name}.jsonl`)"\n\n')
     parts.append("    ```jsonl\n" + "".join(f"    {line}\n" for line in log.splitlines()) + "    ```\n")
     return "\n".join(parts)
+
+
+def moved_cards(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
+    """The cards that changed place between two states (none when the cards were just dealt)."""
+    if not any(before["hands"]):
+        return set()
+    places_before = {card: seat for seat, hand in enumerate(before["hands"]) for card in hand}
+    places_after = {card: seat for seat, hand in enumerate(after["hands"]) for card in hand}
+    places_before.update({card: "pile" for card in before["pile"]})
+    places_after.update({card: "pile" for card in after["pile"]})
+    return {card for card, place in places_after.items() if places_before.get(card) != place}
 
 
 # --- the event and state reference --------------------------------------------------------
@@ -121,6 +133,24 @@ EXAMPLE_LINES = {
     "Beat": {"type": "beat", "seat": 0, "card": "QD"},
     "Second": {"type": "second", "seat": 0, "card": "7C"},
     "Take": {"type": "take", "seat": 1},
+}
+
+
+# Notes for fields whose model gives no description (a description in the model wins).
+FIELD_NOTES = {
+    "type": "What kind of event this is.",
+    "card": "Rank `6 7 8 9 T J Q K A`, then suit `S H D C`.",
+    "players": RuleSet.model_fields["players"].description,
+    "dealer": "The dealer's seat: the next seat chooses a trump first and leads first.",
+    "pass_sixes": RuleSet.model_fields["pass_sixes"].description,
+    "must_beat": RuleSet.model_fields["must_beat"].description,
+    "Deal.hands": "One list per seat, as dealt (before sixes pass); together exactly the 36 cards.",
+    "Position.trumps": "One suit per seat, all different.",
+    "Position.hands": "One list per seat; an empty hand has gone out. Cards in no hand and not in the pile are out "
+    "of play.",
+    "Position.to_act": "The seat to act; it must hold cards.",
+    "Position.phase": "`lead` exactly when the pile is empty.",
+    "Take.count": "Optional: if given, must be the number of cards the rules give.",
 }
 
 
@@ -157,7 +187,8 @@ def model_section(name: str, schema: dict[str, Any], level: str = "###") -> str:
     required = set(schema.get("required", []))
     for field, prop in schema.get("properties", {}).items():
         default = f"`{json.dumps(prop['default'])}`" if "default" in prop else ""
-        notes = prop.get("description", "").replace("``", "`")
+        notes = prop.get("description") or FIELD_NOTES.get(f"{name}.{field}") or FIELD_NOTES.get(field) or ""
+        notes = notes.replace("``", "`")
         lines.append(f"| `{field}` | {type_text(prop)} | {'yes' if field in required else ''} | {default} | {notes} |")
     return "\n".join(lines) + "\n"
 

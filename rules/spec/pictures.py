@@ -45,7 +45,8 @@ def table_picture(state: dict[str, Any], *, fresh: Collection[str] = ()) -> str:
         )
     pile = state["pile"]
     pile_cards = "".join(
-        card_face(code, classes=["sk-top"] if i == len(pile) - 1 else []) for i, code in enumerate(pile)
+        card_face(code, classes=(["sk-top"] if i == len(pile) - 1 else []) + (["sk-fresh"] if code in fresh else []))
+        for i, code in enumerate(pile)
     )
     pile_cards = pile_cards or '<span class="sk-empty">empty</span>'
     pile_row = (
