@@ -132,7 +132,7 @@ class Seat:
     random_moves: bool = False
 
     async def connect(self, last_seen: int | None = None) -> dict[str, Any]:
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        self.ws = await websockets.connect(self.url, max_size=2**22, max_queue=None)
         await self.send({"type": "hello", "token": self.token, "last_seen": last_seen})
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome

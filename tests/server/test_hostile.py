@@ -1,0 +1,223 @@
+"""Hostile and clumsy clients: each gets a clear error or a clean close; the table plays on unharmed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+from server_helpers import Seat, Server, check_no_leaks, hand_over, play_until
+from websockets.exceptions import ConnectionClosed
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Default limits, but fast bots may play at full speed."""
+    server = Server(tmp_path_factory.mktemp("hostile") / "hostile.sqlite3", TRUMPS_RATE="1000", TRUMPS_BURST="1000")
+    yield server.start()
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Tight limits, to be tripped on purpose."""
+    env = {"TRUMPS_HELLO_TIMEOUT": "0.5", "TRUMPS_BURST": "10", "TRUMPS_RATE": "5", "TRUMPS_FLOOD_CLOSE": "15"}
+    server = Server(tmp_path_factory.mktemp("strict") / "strict.sqlite3", **env)
+    yield server.start()
+    server.stop()
+
+
+def _duel(server: Server) -> tuple[str, str, str]:
+    _, created = server.post("/api/tables", {"players": 2})
+    table_id = created["table"]["id"]
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    return table_id, created["token"], joined["token"]
+
+
+async def _error(seat: Seat, message: Any) -> dict[str, Any]:
+    await seat.send(message)
+    while True:
+        reply = await seat.recv()
+        if reply["type"] == "error":
+            return reply
+
+
+async def _closed(ws: Any) -> int | None:
+    """Wait for the server to close the connection (reading what it still sends); the close code."""
+    try:
+        while True:
+            await asyncio.wait_for(ws.recv(), 5)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(server: Server) -> None:
+    table_id, token0, token1 = _duel(server)
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def scenario() -> list[Seat]:
+        # Before hello: garbage is refused one message at a time, and hello still works afterwards.
+        a = Seat(url, token0, 0, rng=random.Random(1))
+        a.ws = await websockets.connect(url)
+        assert (await _error(a, "{not json"))["code"] == "bad_json"
+        assert (await _error(a, "[1, 2]"))["code"] == "bad_message"
+        assert (await _error(a, '{"type": "shout"}'))["code"] == "unknown_type"
+        assert (await _error(a, b'{"type": "ping"}'))["code"] == "bad_message"  # binary frame
+        too_large = await _error(a, json.dumps({"type": "ping", "nonce": "x" * 5000}))
+        assert too_large["code"] == "too_large" and "4096" in too_large["message"]
+        not_yet = await _error(a, {"type": "move", "event": {"type": "take", "seat": 0}, "last_seen": 0})
+        assert not_yet["code"] == "hello_first"
+        bad_field = await _error(
+            a, {"type": "move", "event": {"type": "beat", "seat": 0, "card": "1X"}, "last_seen": 0}
+        )
+        assert bad_field["code"] == "bad_message" and "event.card" in bad_field["message"]
+        await a.send({"type": "hello", "token": token0, "last_seen": None})
+        assert (await a.recv())["type"] == "welcome"
+        await a.update()
+        b = Seat(url, token1, 1, rng=random.Random(2))
+        await b.connect()
+        await b.update()
+        while not (a.my_turn() or b.my_turn()):
+            await asyncio.wait_for(asyncio.gather(a.update(), b.update()), 5)
+        mover, waiter = (a, b) if a.my_turn() else (b, a)
+        before = mover.event_no
+        move = mover.last["view"]["legal_moves"][0]
+
+        # Another seat's event, out of turn, a stale number, an illegal move, a spectator's move.
+        theirs = {**move, "seat": waiter.seat}
+        assert (await _error(mover, {"type": "move", "event": theirs, "last_seen": before}))["code"] == "not_your_seat"
+        out_of_turn = {"type": "move", "event": {**move, "seat": waiter.seat}, "last_seen": before}
+        assert (await _error(waiter, out_of_turn))["code"] == "not_your_turn"
+        stale = await _error(mover, {"type": "move", "event": move, "last_seen": before - 1})
+        assert stale["code"] == "stale" and stale["event_no"] == before
+        illegal = {"type": "lead", "seat": mover.seat, "card": "AS"} if move["type"] == "choose_trump" else None
+        illegal = illegal or {"type": "choose_trump", "seat": mover.seat, "suit": "S"}
+        refused = await _error(mover, {"type": "move", "event": illegal, "last_seen": before})
+        assert refused["code"] == "illegal" and f"seat {mover.seat}" in refused["message"]
+        spectator = Seat(url, None, None)
+        await spectator.connect()
+        await spectator.update()
+        assert (await _error(spectator, {"type": "move", "event": move, "last_seen": before}))["code"] == "spectator"
+        assert (await _error(spectator, {"type": "hello", "token": None}))["code"] == "already_hello"
+
+        # The same move twice: the first is played, the second is stale and changes nothing.
+        await mover.send({"type": "move", "event": move, "last_seen": before})
+        await mover.send({"type": "move", "event": move, "last_seen": before})
+        assert (await mover.update())["event_no"] == before + 1
+        while (second := await mover.recv())["type"] != "error":
+            pass
+        assert second["code"] == "stale"
+        assert server.stored_events()[table_id][before:][:1] == [{**move, "by": "player"}]
+
+        # The table plays on: the hand is finished by the honest seats.
+        await play_until([a, b], hand_over, timeout=60)
+        for seat in (a, b, spectator):
+            await seat.close()
+        return [a, b, spectator]
+
+    seats = asyncio.run(scenario())
+    events = server.stored_events()[table_id]
+    assert all(record["type"] != "seat_freed" for record in events)
+    assert check_no_leaks(events, 2, seats) > 10
+
+
+def test_tokens_are_checked(server: Server) -> None:
+    table_id, _, _ = _duel(server)
+    other_id, other_token, _ = _duel(server)
+
+    async def scenario() -> None:
+        for token in ("not-a-token", other_token):
+            ws = await websockets.connect(f"{server.ws}/ws/tables/{table_id}")
+            await ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "error" and reply["code"] == "bad_token"
+            assert await _closed(ws) == 1008
+        ws = await websockets.connect(f"{server.ws}/ws/tables/nosuchtable")
+        await ws.send(json.dumps({"type": "hello", "token": None, "last_seen": None}))
+        assert json.loads(await ws.recv())["code"] == "not_found"
+        assert await _closed(ws) == 1008
+
+    asyncio.run(scenario())
+    status, error = server.post(f"/api/tables/{table_id}/leave", {"token": other_token})
+    assert status == 403 and error["code"] == "bad_token"
+    status, left = server.post(f"/api/tables/{other_id}/leave", {"token": other_token})
+    assert status == 200 and left["seat"] == 0
+    status, error = server.post(f"/api/tables/{other_id}/leave", {"token": other_token})
+    assert status == 403, "a token is void once its seat is left"
+
+
+def test_abusive_connections_are_closed_cleanly(strict: Server) -> None:
+    table_id, token0, token1 = _duel(strict)
+    url = f"{strict.ws}/ws/tables/{table_id}"
+
+    async def scenario() -> None:
+        silent = await websockets.connect(url)
+        flooder = await websockets.connect(url)
+        huge = await websockets.connect(url)
+        honest = Seat(url, token0, 0)
+        await honest.connect()
+        await honest.update()
+        await flooder.send(json.dumps({"type": "hello", "token": token1, "last_seen": None}))
+        for _ in range(60):
+            await flooder.send(json.dumps({"type": "ping"}))
+        await huge.send("x" * 70000)
+        codes = await asyncio.gather(_closed(silent), _closed(flooder), _closed(huge))
+        assert codes == [1008, 1008, 1009]
+        # The honest seat is still served.
+        await honest.send({"type": "ping", "nonce": 7})
+        assert (await honest.recv())["type"] in ("pong", "update")
+        await honest.close()
+
+    asyncio.run(scenario())
+
+
+def test_flood_errors_say_what_happened(strict: Server) -> None:
+    table_id, _, _ = _duel(strict)
+
+    async def scenario() -> list[dict[str, Any]]:
+        ws = await websockets.connect(f"{strict.ws}/ws/tables/{table_id}")
+        for _ in range(40):
+            await ws.send(json.dumps({"type": "ping"}))
+        replies = []
+        try:
+            while True:
+                replies.append(json.loads(await asyncio.wait_for(ws.recv(), 5)))
+        except ConnectionClosed:
+            return replies
+
+    replies = asyncio.run(scenario())
+    kinds = [reply.get("code", reply["type"]) for reply in replies]
+    assert kinds[:10] == ["pong"] * 10
+    assert "rate_limited" in kinds and "too many messages" in replies[-1]["message"]
+
+
+def test_bad_http_requests(server: Server) -> None:
+    table_id, _, _ = _duel(server)
+    cases: list[tuple[str, Any, int, str, str]] = [
+        ("/api/tables", b"{nope", 400, "bad_request", "not valid JSON"),
+        ("/api/tables", [1], 400, "bad_request", "JSON object"),
+        ("/api/tables", {"players": 7}, 400, "bad_request", "players"),
+        ("/api/tables", {"players": 2, "dealer": 3}, 400, "bad_request", "dealer 3"),
+        ("/api/tables", {"computer": [{"seat": 1, "level": "godlike"}]}, 400, "bad_request", "godlike"),
+        ("/api/tables", {"computer": [{"seat": 0}, {"seat": 1}]}, 400, "bad_request", "person"),
+        ("/api/tables", {"name": "x" * 5000}, 413, "too_large", "larger than"),
+        (f"/api/tables/{table_id}/join", {}, 409, "table_full", "taken"),
+        ("/api/tables/nope/join", {}, 404, "not_found", "nope"),
+    ]
+    for path, body, status, code, words in cases:
+        got_status, error = server.post(path, body)
+        assert (got_status, error["type"], error["code"]) == (status, "error", code), (path, body, error)
+        assert words in error["message"] and "Traceback" not in error["message"]
+
+
+def test_tables_per_client_are_limited(tmp_path_factory: pytest.TempPathFactory) -> None:
+    server = Server(tmp_path_factory.mktemp("limit") / "limit.sqlite3", TRUMPS_MAX_TABLES_PER_CLIENT="2").start()
+    try:
+        assert [server.post("/api/tables", {})[0] for _ in range(3)] == [200, 200, 429]
+        assert "2 unfinished tables" in server.post("/api/tables", {})[1]["message"]
+    finally:
+        server.stop()
