@@ -11,6 +11,8 @@ import { errorText, eventLine, notificationLine, outcomeWords, seatName } from "
 
 const HISTORY_LINES = 40;
 const PILE_SHOWN = 6;
+const FAN_MARGIN = 18;
+const FAN_DROP = 12;
 
 // Suits in hand order: colours alternate, and your own trump goes to the right end.
 const HAND_SUIT_ORDER = ["S", "H", "C", "D"];
@@ -127,7 +129,7 @@ export class TableScreen {
     const view = this.update?.view;
     if (!view || this.pending) return;
     const legal = view.legal_moves.find((move) => move.type === "take");
-    const event = legal ? { type: "take", seat: legal.seat } : { type: "take", seat: this.mySeat ?? 0 };
+    const event = legal ?? { type: "take", seat: this.mySeat ?? 0 };
     this.send(event, "take");
   }
 
@@ -215,6 +217,15 @@ export class TableScreen {
 
     const screen = h("section", { class: "table-view", "aria-label": `Table ${this.tableId}` });
     if (this.connection.socket === null) screen.classList.add("disconnected");
+    // A summary of the state on the root element, for styling and for the browser tests.
+    Object.assign(screen.dataset, {
+      status: message.status,
+      eventNo: String(message.event_no),
+      phase: view?.phase ?? "none",
+      seat: me === null ? "spectator" : String(me),
+      myTurn: this.myTurn() && !this.pending ? "yes" : "no",
+      hand: String(message.score.hand),
+    });
 
     screen.append(
       h("div", { class: "opponents", "aria-label": "Players" }, order.filter((s) => s !== me).map((s) => this.seatBox(s))),
@@ -520,20 +531,24 @@ export class TableScreen {
     if (!hand) return;
     const cards = [...hand.querySelectorAll(".card")];
     const n = cards.length;
-    const width = hand.clientWidth;
     const cardWidth = cards[0].offsetWidth || 80;
-    const natural = cardWidth * 0.62;
-    const step = n > 1 ? Math.min(natural, (width - cardWidth - 16) / (n - 1)) : 0;
-    const total = cardWidth + step * (n - 1);
-    const start = Math.max(0, (width - total) / 2);
-    const spread = Math.min(3, 30 / Math.max(n, 1));
+    // Leave room at both ends for the tilt of the outer cards.
+    const width = hand.clientWidth - 2 * FAN_MARGIN;
+    const step = n > 1 ? Math.min(cardWidth * 0.62, (width - cardWidth) / (n - 1)) : 0;
+    const start = FAN_MARGIN + Math.max(0, (width - cardWidth - step * (n - 1)) / 2);
+    const tilt = Math.min(2.5, 16 / n);
+    // Place the cards without animating them in from the left edge; hover lifts still animate.
+    hand.classList.add("settling");
     cards.forEach((card, i) => {
       const offset = i - (n - 1) / 2;
+      const reach = n > 1 ? offset / ((n - 1) / 2) : 0;
       card.style.setProperty("--x", `${start + i * step}px`);
-      card.style.setProperty("--rot", `${offset * spread}deg`);
-      card.style.setProperty("--arc", `${Math.abs(offset) * Math.abs(offset) * 0.6}px`);
+      card.style.setProperty("--rot", `${offset * tilt}deg`);
+      card.style.setProperty("--arc", `${reach * reach * FAN_DROP}px`);
       card.style.zIndex = String(i + 1);
     });
+    void hand.offsetWidth;
+    hand.classList.remove("settling");
   }
 
   side() {

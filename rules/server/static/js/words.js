@@ -10,7 +10,10 @@ export function seatName(seats, seat, mySeat, { capital = true } = {}) {
   if (seat === mySeat) return capital ? "You" : "you";
   const info = seats?.[seat];
   if (info?.kind === "human" && info.name) return info.name;
-  if (info?.kind === "computer") return `Computer ${seat + 1}` + (info.level ? ` (${info.level})` : "");
+  if (info?.kind === "computer") {
+    const several = seats.filter((other) => other.kind === "computer").length > 1;
+    return `Computer${several ? ` ${seat + 1}` : ""}` + (info.level ? ` (${info.level})` : "");
+  }
   return `${capital ? "Seat" : "seat"} ${seat + 1}`;
 }
 

@@ -1,0 +1,233 @@
+"""Helpers of the browser tests: a real ``trumps serve``, Debian's Chromium, and a person at the page.
+
+A :class:`Person` plays only through the page, as someone would: it reads what is drawn
+(the legal cards are the highlighted ones) and clicks cards with the mouse or picks them
+with the keyboard. It never talks to the server itself.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """``trumps serve`` in a subprocess on a loopback port, with a real SQLite file."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = {**os.environ, "TRUMPS_MAX_TABLES_PER_CLIENT": "0", "TRUMPS_RATE": "200", "TRUMPS_BURST": "400"}
+        command = [sys.executable, "-c", "from rules.cli import main; main()", "serve"]
+        command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "warning"]
+        self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                error = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"trumps serve exited: {error}")
+            try:
+                urllib.request.urlopen(f"{self.url}/api/tables", timeout=1).read()
+                return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.05)
+        raise RuntimeError("trumps serve did not start within 20 s")
+
+    def kill(self) -> None:
+        """SIGKILL, like a crash: every open connection drops at once."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def launch(playwright: Any) -> Browser:
+    browser: Browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    return browser
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Keep a picture of the page as a test artifact (artifacts/screenshots/NAME.png)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+# What a person sees at a glance: is it my move, the end of the hand, a trump to choose?
+_SITUATION = """() => {
+  const table = document.querySelector('.table-view');
+  if (!table) return 'loading';
+  if (document.querySelector('.outcome-dialog')) return 'over';
+  if (table.dataset.myTurn !== 'yes') return 'wait';
+  if (document.querySelector('.suit-choice:not([disabled])')) return 'trump';
+  return 'move';
+}"""
+
+# A point of a card that is not covered by its neighbours in the fan: where a person clicks.
+_VISIBLE_POINT = """(code) => {
+  const card = document.querySelector(`.hand .card[data-card="${code}"]`);
+  const box = card.getBoundingClientRect();
+  for (let y = box.top + box.height * 0.45; y > box.top; y -= 8) {
+    for (let x = box.left + 3; x < box.right; x += 4) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('.card') === card) return [x + 2, y];
+    }
+  }
+  return null;
+}"""
+
+
+class Person:
+    """Someone at the page of one table, in one browser context."""
+
+    def __init__(self, page: Page, *, keyboard: bool = False) -> None:
+        self.page = page
+        self.keyboard = keyboard
+        self.moves = 0
+
+    def situation(self) -> str:
+        result: str = self.page.evaluate(_SITUATION)
+        return result
+
+    def data(self) -> dict[str, str]:
+        result: dict[str, str] = self.page.eval_on_selector(".table-view", "node => ({...node.dataset})")
+        return result
+
+    def hand(self) -> list[str]:
+        result: list[str] = self.page.eval_on_selector_all(".hand .card", "cards => cards.map(c => c.dataset.card)")
+        return result
+
+    def legal_cards(self) -> list[str]:
+        result: list[str] = self.page.eval_on_selector_all(
+            ".hand .card.legal", "cards => cards.map(c => c.dataset.card)"
+        )
+        return result
+
+    def unplayable_cards(self) -> list[str]:
+        result: list[str] = self.page.eval_on_selector_all(
+            ".hand .card.not-legal", "cards => cards.map(c => c.dataset.card)"
+        )
+        return result
+
+    def click_card(self, code: str) -> None:
+        """Click a card of the hand with the mouse, where it shows in the fan (or pick it by keyboard)."""
+        if self.keyboard:
+            self.page.focus(f'.hand .card[data-card="{code}"]')
+            self.page.keyboard.press("Enter")
+            return
+        point = self.page.evaluate(_VISIBLE_POINT, code)
+        assert point is not None, f"{code} is not visible in the hand"
+        self.page.mouse.click(point[0], point[1])
+
+    def take(self) -> None:
+        if self.keyboard:
+            self.page.keyboard.press("t")
+        else:
+            self.page.click(".take-btn")
+
+    def act(self) -> bool:
+        """Make one move if it is this person's turn: a trump, the first playable card, or a take."""
+        situation = self.situation()
+        before = self.data().get("eventNo")
+        if situation == "trump":
+            self.page.click(".suit-choice:not([disabled])")
+        elif situation == "move":
+            legal = self.legal_cards()
+            if legal:
+                self.click_card(legal[0])
+            else:
+                self.take()
+        else:
+            return False
+        # The move is answered by an update (a new event number) before the next one.
+        self.page.wait_for_function(
+            "(before) => { const t = document.querySelector('.table-view');"
+            " return !t || t.dataset.eventNo !== before || document.querySelector('.toast.error:not([hidden])'); }",
+            arg=before,
+            timeout=10000,
+        )
+        self.moves += 1
+        return True
+
+
+def play_until_over(
+    people: list[Person],
+    after_move: Callable[[int], None] | None = None,
+    max_moves: int = 600,
+    timeout: float = 60,
+) -> int:
+    """Let everybody play through their pages until every page shows the end of the hand.
+
+    ``after_move(n)`` is called after the n-th move (to take screenshots); returns the number of moves.
+    """
+    deadline = time.monotonic() + timeout
+    total = 0
+    while time.monotonic() < deadline and total < max_moves:
+        if all(person.situation() == "over" for person in people):
+            return total
+        moved = False
+        for person in people:
+            if person.act():
+                moved = True
+                total += 1
+                if after_move is not None:
+                    after_move(total)
+        if not moved:
+            people[0].page.wait_for_timeout(20)
+    raise AssertionError(f"the hand did not end through the pages after {total} moves")
+
+
+def create_table(page: Page, url: str, *, name: str, opponent: str = "easy") -> str:
+    """Create a duel from the lobby form (``opponent``: a computer level or "free"); returns the table id."""
+    page.goto(url)
+    page.fill("#create-name", name)
+    page.select_option('select[name="seat-1"]', opponent)
+    page.click(".create-btn")
+    page.wait_for_selector(".table-view")
+    table_id = page.evaluate("new URLSearchParams(location.search).get('table')")
+    assert table_id, "creating a table did not lead to its page"
+    return str(table_id)

@@ -1,0 +1,37 @@
+"""Fixtures of the browser tests: one server and one Chromium for the whole module run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_helpers import CHROMIUM, Server, launch
+from playwright.sync_api import Browser, Page, sync_playwright
+
+if not Path(CHROMIUM).exists():
+    # The tests need Debian's chromium (run-tests installs it); without it they must fail, not skip.
+    raise RuntimeError(f"{CHROMIUM} is missing: apt-get install chromium (run-tests does it)")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    served = Server(tmp_path_factory.mktemp("browser") / "tables.sqlite3").start()
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    opened = context.new_page()
+    yield opened
+    context.close()

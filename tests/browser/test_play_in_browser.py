@@ -1,0 +1,164 @@
+"""The browser client, driven in Debian's Chromium: people play whole games through the page alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browser_helpers import Person, Server, create_table, play_until_over, screenshot
+from playwright.sync_api import Browser, Page, expect
+
+OUTCOMES = {"You won this hand!", "You lost this hand", "Draw"}
+
+
+def test_lobby_offers_a_table_and_the_table_page_loads(server: Server, page: Page) -> None:
+    page.goto(server.url)
+    expect(page.locator("h1")).to_have_text("Your trumps")
+    expect(page.locator(".create-btn")).to_be_enabled()
+    screenshot(page, "lobby")
+    table_id = create_table(page, server.url, name="Ada")
+    page.goto(server.url)
+    expect(page.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text("Duel")
+
+
+def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> None:
+    desktop = browser.new_context(viewport={"width": 1280, "height": 860})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark", has_touch=True)
+    errors: list[str] = []
+    try:
+        ada_page = desktop.new_page()
+        bob_page = phone.new_page()
+        for tab in (ada_page, bob_page):
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+
+        create_table(ada_page, server.url, name="Ada", opponent="free")
+        expect(ada_page.locator(".waiting-dialog")).to_contain_text("Waiting for players")
+        link = ada_page.input_value(".waiting-dialog .share-link")
+        assert link.startswith(server.url) and "?table=" in link
+
+        # Bob opens the link he was sent and takes the free seat.
+        bob_page.goto(link)
+        bob_page.click(".take-seat")
+        expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
+        expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
+
+        ada, bob = Person(ada_page), Person(bob_page, keyboard=True)
+
+        def pictures(move: int) -> None:
+            if move == 14:
+                screenshot(ada_page, "duel-desktop-mid")
+                screenshot(bob_page, "duel-phone-dark-mid")
+
+        moves = play_until_over([ada, bob], after_move=pictures)
+        assert moves > 10 and ada.moves > 3 and bob.moves > 3
+
+        ada_says = ada_page.inner_text("#outcome-title")
+        bob_says = bob_page.inner_text("#outcome-title")
+        assert {ada_says, bob_says} in ({"You won this hand!", "You lost this hand"}, {"Draw"})
+        for tab in (ada_page, bob_page):
+            expect(tab.locator(".outcome-dialog .score-table caption")).to_contain_text("1 hand played")
+        screenshot(ada_page, "duel-desktop-end")
+        screenshot(bob_page, "duel-phone-dark-end")
+
+        # Next hand: both pages go back to the trump choice of hand 2.
+        ada_page.click(".next-hand")
+        for tab in (ada_page, bob_page):
+            expect(tab.locator(".table-view")).to_have_attribute("data-hand", "2")
+            expect(tab.locator(".trump-dialog")).to_be_visible()
+    finally:
+        desktop.close()
+        phone.close()
+    assert errors == []
+
+
+def test_a_whole_game_against_the_computer(server: Server, page: Page) -> None:
+    create_table(page, server.url, name="Cleo", opponent="easy")
+    expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
+    screenshot(page, "computer-trump-choice")
+    me = Person(page)
+
+    def pictures(move: int) -> None:
+        if move == 8:
+            screenshot(page, "computer-mid")
+
+    play_until_over([me], after_move=pictures)
+    assert page.inner_text("#outcome-title") in OUTCOMES
+    expect(page.locator(".outcome-dialog .score-table caption")).to_contain_text("1 hand played")
+    history = page.inner_text(".history")
+    assert "Computer (easy)" in history and "You" in history
+    screenshot(page, "computer-end")
+
+
+def test_a_reload_mid_game_resumes_the_same_seat(server: Server, page: Page) -> None:
+    table_id = create_table(page, server.url, name="Dora", opponent="easy")
+    me = Person(page)
+    for _ in range(6):
+        page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+        me.act()
+    before = me.data()
+    hand = me.hand()
+    assert before["phase"] in ("lead", "respond", "second") and hand
+
+    page.reload()
+    expect(page.locator(".table-view")).to_have_attribute("data-event-no", before["eventNo"])
+    assert page.evaluate("new URLSearchParams(location.search).get('table')") == table_id
+    assert me.data()["seat"] == "0"
+    assert me.hand() == hand
+    expect(page.locator("#connection")).to_have_text("Connected")
+    # The game goes on from the reloaded page.
+    page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+    assert me.act()
+
+
+def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Browser) -> None:
+    server = Server(tmp_path / "tables.sqlite3").start()
+    restarted = Server(server.db, server.port)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        page = context.new_page()
+        create_table(page, server.url, name="Eve", opponent="easy")
+        me = Person(page)
+        for _ in range(3):
+            page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+            me.act()
+        hand, before = me.hand(), me.data()
+
+        server.kill()
+        expect(page.locator("#connection")).to_contain_text("reconnecting")
+        screenshot(page, "reconnecting")
+        restarted.start()  # the same database and port: the page finds its table again
+        expect(page.locator("#connection")).to_have_text("Connected", timeout=15000)
+        expect(page.locator(".table-view")).to_have_attribute("data-event-no", before["eventNo"])
+        assert me.hand() == hand
+        page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+        assert me.act()
+    finally:
+        context.close()
+        server.stop()
+        restarted.stop()
+
+
+def test_an_illegal_click_is_refused_with_a_message(server: Server, page: Page) -> None:
+    create_table(page, server.url, name="Finn", opponent="easy")
+    me = Person(page)
+    for _ in range(200):
+        page.wait_for_function(
+            "document.querySelector('.table-view')?.dataset.myTurn === 'yes'"
+            " || document.querySelector('.outcome-dialog')"
+        )
+        if me.situation() == "move" and me.data()["phase"] == "respond" and me.unplayable_cards():
+            break
+        me.act()
+    else:
+        raise AssertionError("no position with an unplayable card came up")
+
+    card = me.unplayable_cards()[0]
+    before, hand = me.data()["eventNo"], me.hand()
+    me.click_card(card)
+    toast = page.locator(".toast.error")
+    expect(toast).to_be_visible()
+    label = ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
+    expect(toast).to_contain_text("Not allowed")
+    expect(toast).to_contain_text(label)
+    assert "{" not in toast.inner_text() and "seat 0" not in toast.inner_text()
+    screenshot(page, "illegal-click")
+    assert me.data()["eventNo"] == before and me.hand() == hand
