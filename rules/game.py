@@ -57,7 +57,8 @@ _PLAY_EVENTS: dict[str, list[list[Move]]] = {
     kind: [[model(seat=seat, card=code) for code in CODES] for seat in range(4)]
     for kind, model in (("lead", Lead), ("beat", Beat), ("second", Second))
 }
-_TAKE_EVENTS = [Take(seat=seat) for seat in range(4)]
+# The legal take says how many cards it takes (CONTRACT.md lets a writer add "count").
+_TAKE_EVENTS = [{count: Take(seat=seat, count=count) for count in range(1, 37)} for seat in range(4)]
 
 
 class IllegalEvent(ValueError):
@@ -207,7 +208,10 @@ class Game:
     # --- moves ------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Event]:
-        """Every legal event of the seat to act; empty while the deal is awaited and at the end."""
+        """Every legal event of the seat to act; empty while the deal is awaited and at the end.
+
+        Cards come in pack order, the take last, with the number of cards it takes as ``count``.
+        """
         state = self._model.core
         if state is None:
             seat = self.to_act
@@ -219,7 +223,12 @@ class Game:
             return []
         seat = state.to_act
         cards = _PLAY_EVENTS[core.move_kind(state.phase, 0)][seat]
-        return [_TAKE_EVENTS[seat] if move == core.TAKE else cards[move] for move in core.legal_moves(state)]
+        mask = core.legal_mask(state)
+        moves: list[Event] = [cards[card] for card in core.moves_of_mask(mask & ~core.TAKE_BIT)]
+        if mask & core.TAKE_BIT:
+            pile = state.pile
+            moves.append(_TAKE_EVENTS[seat][core.take_count(pile[-1], len(pile), state.trumps[seat])])
+        return moves
 
     def is_legal(self, event: Event) -> bool:
         return self.refusal(event) is None
