@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from rules.cli.bench import bench
+from rules.cli.loadtest import loadtest
 from rules.cli.play import play
 from rules.cli.replay import replay
 from rules.cli.serve import serve
@@ -23,6 +24,7 @@ app.command()(replay)
 app.command()(bench)
 app.command()(spec)
 app.command()(serve)
+app.command()(loadtest)
 
 
 def main() -> None:

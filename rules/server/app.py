@@ -22,6 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rules.events import event_dict
 from rules.server.hub import Hub
 from rules.server.limits import Settings
 from rules.server.protocol import (
@@ -328,7 +329,7 @@ class _Session:
                 if game.to_act != seat:
                     waiting = "the deal" if game.to_act is None else f"seat {game.to_act}"
                     raise Refused("not_your_turn", f"it is not your turn: waiting for {waiting}")
-                await table.commit(event.model_dump(mode="json", exclude_none=True), by="player")
+                await table.commit(event_dict(event), by="player", event=event)
             elif isinstance(message, NextHand):
                 if table.match_over:
                     raise Refused("match_over", "the match is over")

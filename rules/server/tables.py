@@ -27,8 +27,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.events import Deal, Notification, RuleOptions, event_dict, parse_event
-from rules.game import Game
+from rules.events import Deal, Event, Notification, Position, RuleOptions, event_dict, parse_event
+from rules.game import Game, IllegalEvent
 from rules.options import RuleSet
 from rules.players import LEVELS, Player, make_player
 from rules.server.limits import Settings
@@ -45,7 +45,7 @@ from rules.server.protocol import (
     TableInfo,
     Update,
 )
-from rules.server.store import EventStore
+from rules.server.store import EventStore, StoreError
 
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
@@ -268,27 +268,31 @@ class Table:
         return None
 
     def render(self, *, resync: bool) -> dict[int | None, str]:
-        """The update after the last event, as JSON text, for each seat and for spectators."""
-        common: dict[str, Any] = {
-            "table_id": self.id,
-            "event_no": self.event_no,
-            "resync": resync,
-            "event": self.last.event,
-            "by": self.last.by,
-            "notifications": self.last.notifications,
-            "score": self.score(),
-            "seats": self.seat_infos(),
-            "status": self.status,
-            "seed_hash": self.seed_hash,
-            "deadline": self.deadline,
-            "hand_end": self.hand_end,
-        }
+        """The update after the last event, as JSON text, for each seat (and spectators, if any watch).
+
+        The parts everyone shares are serialized once; only the view differs from seat to seat.
+        """
+        common = Update(
+            table_id=self.id,
+            event_no=self.event_no,
+            resync=resync,
+            event=self.last.event,
+            by=self.last.by,
+            notifications=self.last.notifications,
+            view=None,
+            score=self.score(),
+            seats=self.seat_infos(),
+            status=self.status,
+            seed_hash=self.seed_hash,
+            deadline=self.deadline,
+            hand_end=self.hand_end,
+        ).model_dump_json(exclude={"view"})
+        head = common[:-1] + ',"view":'
         game = self.game
-        texts: dict[int | None, str] = {}
-        for seat in [*range(self.config.players), None]:
-            view = None if game is None else game.view(seat)
-            texts[seat] = Update(view=view, **common).model_dump_json()
-        return texts
+        audience: list[int | None] = list(range(self.config.players))
+        if any(conn.seat is None for conn in self.connections):
+            audience.append(None)
+        return {seat: head + ("null" if game is None else game.view(seat).model_dump_json()) + "}" for seat in audience}
 
     def catch_up(self, seat: int | None, last_seen: int | None) -> list[str]:
         """What a (re)connecting client must be sent: exactly the missed updates, or one full resync."""
@@ -296,29 +300,17 @@ class Table:
             return []
         if last_seen is not None and last_seen < self.event_no and self._history:
             first = self._history[0][0]
-            if first <= last_seen + 1:
-                return [texts[seat] for no, texts in self._history if no > last_seen]
+            missed = [texts.get(seat) for no, texts in self._history if no > last_seen]
+            if first <= last_seen + 1 and None not in missed:
+                return [text for text in missed if text is not None]
         return [self.render(resync=True)[seat]]
 
     # --- changes ----------------------------------------------------------------------------------
 
-    def check(self, record: Record) -> None:
-        """Raise :class:`Refused` unless ``record`` can happen now (nothing is changed)."""
-        kind = record["type"]
-        if kind in ("seat_taken", "seat_freed", "hand_started"):
-            return
-        game = self.game
-        if game is None or game.is_over():
-            raise Refused("no_game", "no hand is being played: wait for the next hand")
-        reason = game.refusal(parse_event(_event_part(record)))
-        if reason is not None:
-            raise Refused("illegal", reason)
-
     def apply(self, record: Record) -> None:
-        """Apply a checked or stored event to the table in memory (live play and rebuild alike)."""
+        """Apply a stored event to the table in memory (at start-up, and live for all but game events)."""
         kind = record["type"]
         by: Actor = record.get("by", "server")
-        notifications: list[Notification] = []
         public: PublicEvent
         if kind == "seat_taken":
             seat = record["seat"]
@@ -339,10 +331,19 @@ class Table:
         else:
             assert self.game is not None
             event = parse_event(_event_part(record))
-            notifications = self.game.push(event)
-            public = DealPublic(hand_sizes=[len(hand) for hand in event.hands]) if isinstance(event, Deal) else event
-            if self.game.is_over():
-                self._end_hand()
+            self._played(event, self.game.push(event), by)
+            return
+        self.event_no += 1
+        self.last = _Last(public, by, [])
+
+    def _played(self, event: Event, notifications: list[Notification], by: Actor) -> None:
+        """Bookkeeping after the game accepted ``event``."""
+        assert self.game is not None and not isinstance(event, Position)
+        public: PublicEvent = (
+            DealPublic(hand_sizes=[len(hand) for hand in event.hands]) if isinstance(event, Deal) else event
+        )
+        if self.game.is_over():
+            self._end_hand()
         self.event_no += 1
         self.last = _Last(public, by, notifications)
 
@@ -365,14 +366,37 @@ class Table:
             return self.dealer if self.dealer is not None else self.config.dealer
         return self.hand_end.outcome.loser
 
-    async def commit(self, record: Record, *, by: Actor) -> None:
-        """Check, store, apply and announce one event. The caller holds :attr:`lock`."""
-        self.check(record)
+    async def commit(self, record: Record, *, by: Actor, event: Event | None = None) -> None:
+        """Check, store, apply and announce one event. The caller holds :attr:`lock`.
+
+        A game event (``event``, or parsed from ``record``) is pushed first, which checks it;
+        if the store then refuses it, it is taken back, so the table never runs ahead of the disk.
+        Raises :class:`Refused` (nothing changed) or :class:`~rules.server.store.StoreError`.
+        """
         stored = {**record, "by": by}
         no = self.event_no + 1
-        # Shielded: once the write is queued it will happen, so the table must apply it too.
-        await asyncio.shield(self._store.append(self.id, no, stored))
-        self.apply(stored)
+        write = self._store.append(self.id, no, stored)
+        if record["type"] in ("seat_taken", "seat_freed", "hand_started"):
+            # Shielded: once the write is queued it will happen, so the table must apply it too.
+            await asyncio.shield(write)
+            self.apply(stored)
+        else:
+            game = self.game
+            if game is None or game.is_over():
+                write.close()
+                raise Refused("no_game", "no hand is being played: wait for the next hand")
+            event = event if event is not None else parse_event(record)
+            try:
+                notifications = game.push(event)
+            except IllegalEvent as error:
+                write.close()
+                raise Refused("illegal", str(error)) from None
+            try:
+                await asyncio.shield(write)
+            except StoreError:
+                game.pop()
+                raise
+            self._played(event, notifications, by)
         if self.match_over:
             # Only hides the table from the next start-up; a rebuild would find the match over anyway.
             await asyncio.shield(self._store.finish(self.id))
@@ -380,7 +404,8 @@ class Table:
         texts = self.render(resync=False)
         self._history.append((self.event_no, texts))
         for conn in list(self.connections):
-            conn.send(texts[conn.seat])
+            text = texts.get(conn.seat)
+            conn.send(text if text is not None else self.render(resync=False)[conn.seat])
         self.kick()
 
     def new_hand_record(self) -> Record:
@@ -424,7 +449,8 @@ class Table:
                     game = self.game
                     assert game is not None
                     if work == "deal":
-                        await self.commit(event_dict(game.sample_deal()), by="server")
+                        deal = game.sample_deal()
+                        await self.commit(event_dict(deal), by="server", event=deal)
                         continue
                     seat = game.to_act
                     assert seat is not None
@@ -438,7 +464,7 @@ class Table:
                 move = await asyncio.get_running_loop().run_in_executor(self._bots, player.choose, view)
                 async with self.lock:
                     if self.event_no == seen:
-                        await self.commit(event_dict(move), by="computer")
+                        await self.commit(event_dict(move), by="computer", event=move)
         except Exception:
             # A bot that fails or a store that refuses: stop driving; the next event kicks again.
             self._driving = False
@@ -467,7 +493,7 @@ class Table:
             if self.event_no != seen or game is None or game.to_act is None:
                 return
             move = make_player("easy", secrets.randbits(32)).choose(game.view(game.to_act))
-            await self.commit(event_dict(move), by="clock")
+            await self.commit(event_dict(move), by="clock", event=move)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)

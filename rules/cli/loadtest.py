@@ -1,0 +1,203 @@
+"""``trumps loadtest``: many concurrent duels of random-move clients over real WebSockets.
+
+Without ``--url`` it starts its own ``trumps serve`` on a free loopback port with a fresh
+database (and limits opened for bots); with ``--url`` it drives a running server, which
+must then allow that many tables per client and that many messages per second
+(``trumps serve --max-tables-per-client 0 --rate 1000 --burst 1000``).
+
+It prints moves per second, the latency from sending a move to receiving the update
+that shows it (p50, p95, p99, max), the errors, and the lost moves (a move the server
+never confirmed, or confirmed as something else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import typer
+
+
+@dataclass
+class _Tally:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    lost: int = 0
+    hands: int = 0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+async def _seat(url: str, token: str, seat: int, rng: random.Random, stop: asyncio.Event, tally: _Tally) -> None:
+    """One client: a random legal move whenever its view offers some; times each move's round trip."""
+    import websockets
+
+    # No permessage-deflate: the server would spend its CPU compressing for a client on loopback.
+    async with websockets.connect(url, max_size=2**22, max_queue=None, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
+        pending: tuple[int, dict[str, Any], float] | None = None
+        moved_at = -1
+        while True:
+            if stop.is_set() and pending is None:
+                return
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=10)
+            except TimeoutError:
+                if pending is not None:
+                    tally.lost += 1
+                return
+            message = json.loads(text)
+            if message["type"] == "error":
+                tally.errors.append(f"seat {seat}: {message['code']}: {message['message']}")
+                pending = None
+                continue
+            if message["type"] != "update":
+                continue
+            event_no = message["event_no"]
+            if pending is not None and event_no > pending[0]:
+                sent_no, move, sent_at = pending
+                tally.latencies.append(time.perf_counter() - sent_at)
+                shown = {k: v for k, v in (message["event"] or {}).items() if v is not None}
+                if event_no != sent_no + 1 or message["by"] != "player" or shown != move:
+                    tally.lost += 1
+                tally.moves += 1
+                pending = None
+            if stop.is_set():
+                continue
+            if message["hand_end"] is not None:
+                tally.hands += seat == 0
+                if seat == 0 and not message["score"]["match_over"]:
+                    await ws.send(json.dumps({"type": "next_hand", "last_seen": event_no}))
+                continue
+            view = message["view"]
+            if view and view["legal_moves"] and event_no > moved_at:
+                move = {k: v for k, v in rng.choice(view["legal_moves"]).items() if v is not None}
+                moved_at = event_no
+                pending = (event_no, move, time.perf_counter())
+                await ws.send(json.dumps({"type": "move", "event": move, "last_seen": event_no}))
+
+
+async def _run(url: str, tables: int, seconds: float, seed: int) -> tuple[_Tally, float]:
+    http = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+    tally = _Tally()
+    seats: list[tuple[str, str, int]] = []
+    for _ in range(tables):
+        created = await asyncio.to_thread(_post, f"{http}/api/tables", {"players": 2})
+        table_id = created["table"]["id"]
+        joined = await asyncio.to_thread(_post, f"{http}/api/tables/{table_id}/join", {})
+        ws_url = f"{url.rstrip('/')}/ws/tables/{table_id}"
+        seats += [(ws_url, created["token"], 0), (ws_url, joined["token"], 1)]
+    stop = asyncio.Event()
+    rng = random.Random(seed)
+    clients = [
+        asyncio.create_task(_seat(ws_url, token, seat, random.Random(rng.getrandbits(32)), stop, tally))
+        for ws_url, token, seat in seats
+    ]
+    started = time.perf_counter()
+    done, _ = await asyncio.wait(clients, timeout=seconds)
+    stop.set()
+    elapsed = time.perf_counter() - started
+    for task in done:
+        if task.exception() is not None:
+            tally.errors.append(f"client failed: {task.exception()!r}")
+    results = await asyncio.gather(*clients, return_exceptions=True)
+    tally.errors += [f"client failed: {result!r}" for result in results if isinstance(result, BaseException)]
+    return tally, elapsed
+
+
+def _start_server(sync: str) -> tuple[subprocess.Popen[bytes], str, str]:
+    port = _free_port()
+    db = os.path.join(tempfile.mkdtemp(prefix="trumps-loadtest-"), "load.sqlite3")
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--port", str(port)]
+    command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--rate", "1000", "--burst", "1000"]
+    command += ["--log-level", "warning"]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).read()
+            return server, f"ws://127.0.0.1:{port}", db
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the server did not start")
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def loadtest(
+    tables: Annotated[int, typer.Option(help="Concurrent duels (two WebSocket clients each).", min=1)] = 200,
+    url: Annotated[
+        str | None, typer.Option(help="ws://HOST:PORT of a running server; default: start one on loopback.")
+    ] = None,
+    seconds: Annotated[float, typer.Option(help="How long to play, after every table is set up.", min=1)] = 20,
+    sync: Annotated[
+        str, typer.Option(help="SQLite synchronous mode of the server it starts: full or normal.")
+    ] = "full",
+    seed: Annotated[int, typer.Option(help="Seed of the clients' random moves.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+) -> None:
+    """Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."""
+    server = None
+    if url is None:
+        server, url, db = _start_server(sync)
+        typer.echo(f"started trumps serve at {url} (database {db}, synchronous={sync})", err=True)
+    try:
+        tally, elapsed = asyncio.run(_run(url, tables, seconds, seed))
+    except (OSError, urllib.error.URLError) as error:
+        typer.echo(f"trumps loadtest: cannot reach {url}: {error}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
+    ms = [latency * 1000 for latency in tally.latencies]
+    latency = {
+        "p50": round(_percentile(ms, 0.50), 2),
+        "p95": round(_percentile(ms, 0.95), 2),
+        "p99": round(_percentile(ms, 0.99), 2),
+        "max": round(max(ms, default=float("nan")), 2),
+    }
+    rate = round(tally.moves / elapsed, 1)
+    if as_json:
+        figures: dict[str, object] = {"tables": tables, "seconds": round(elapsed, 2), "moves": tally.moves}
+        figures["moves_per_second"] = rate
+        figures |= {"latency_ms": latency, "hands_finished": tally.hands, "errors": len(tally.errors)}
+        typer.echo(json.dumps(figures | {"lost_moves": tally.lost}))
+    else:
+        typer.echo(f"{tables} duels for {elapsed:.1f} s: {tally.moves} moves, {rate} moves/s")
+        shown = ", ".join(f"{name} {value} ms" for name, value in latency.items())
+        typer.echo(f"latency from a move to the update that shows it: {shown}")
+        typer.echo(f"hands finished: {tally.hands}; errors: {len(tally.errors)}; lost moves: {tally.lost}")
+    for message in tally.errors[:10]:
+        typer.echo(f"  {message}", err=True)
+    if tally.errors or tally.lost:
+        raise typer.Exit(1)
