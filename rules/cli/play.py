@@ -314,6 +314,10 @@ class Session:
         self.console.rule("Game over" if outcome is not None else "Game stopped")
         for place, seat in enumerate(game.view(None).out_order, start=1):
             self.say(f"{self.names[seat]} went out {terminal.ordinal(place)}, at move {self.went_out[seat]}.")
+        counts = game.view(None).hand_counts
+        holding = [f"{self.names[seat]} {counts[seat]}" for seat in range(game.rules.players) if counts[seat]]
+        if holding and game.phase not in ("trump_choice", "deal"):
+            self.say(f"Cards left: {', '.join(holding)}.")
         undone = f" (you took back {self.undos} time{'s' if self.undos != 1 else ''})" if self.undos else ""
         self.say(f"Moves played: {self.moves_played}{undone}.")
         if outcome is not None:
@@ -329,6 +333,9 @@ def _default_log_path() -> Path:
 
 def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
     """Read a line: with line editing at a terminal; from a pipe, echoing it so a transcript reads well."""
+
+    if interactive:
+        import readline  # noqa: F401  (line editing and history for input())
 
     def read(prompt: str) -> str | None:
         if interactive:
