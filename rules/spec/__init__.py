@@ -48,9 +48,10 @@ The rules are `RULES.md`; the log format and the `replay` command are `CONTRACT.
 3. For each entry of `perft.json` → `positions`: replay `log`, then count the sequences
    of 1, 2, … legal events from there; compare with `sequences` and `game_over`.
 
-A command-line implementation of the contract can be checked with nothing but a shell:
+A command-line implementation of the contract can be checked with nothing but bash
+(`your-replay` stands for its `replay` command):
 
-```sh
+```bash
 for log in spec/vectors/*.jsonl; do case $log in *.states.jsonl) continue;; esac
   if [ "${log%.bad.jsonl}" != "$log" ]; then ! your-replay "$log" --json >/dev/null 2>&1 || echo "FAIL $log"
   else your-replay "$log" --json | diff -q - <(tail -n 1 "${log%.jsonl}.states.jsonl") >/dev/null || echo "FAIL $log"

@@ -66,6 +66,14 @@ EXAMPLES: dict[str, list[str | None]] = {
     "tie_check_loss_card_does_not_beat": [
         "Seat 1 goes out. Seat 0's last card 7♣ does not beat J♦: seat 0 loses.",
     ],
+    "repetition_draw": [
+        *[None] * 7,
+        "Seat 0 leads 7♦; seat 1 beats it with 9♦ and plays 6♣; seat 0 takes all three. Seat 1 leads 8♦; seat 0 "
+        "beats it with 9♦ and plays 6♣; seat 1 takes all three. Seat 0 is to lead with the same hands as at the "
+        "start: the second time this position has come up.",
+        *[None] * 7,
+        "The same eight moves bring it back a third time: the game is drawn.",
+    ],
     "trump_choice_and_deal_three_players": [
         "Seat 2 (left of dealer 1) chooses first: diamonds.",
         "Then seat 0: spades.",
