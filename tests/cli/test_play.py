@@ -131,9 +131,7 @@ def test_whole_games_of_every_size_end_with_the_outcome_in_words(
 
 def test_typos_get_a_helpful_line_and_change_nothing() -> None:
     rules = RuleSet(players=2, dealer=1)  # you lead first
-    game_before: list[int] = []
     session, output = run_session(rules, 0, ["x", "c", "KX", "99", "", "?"])
-    game_before.append(len(session.game.events))
     assert "no such suit 'x': type S, H, D or C" in output
     assert "no such card 'KX': a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)" in output
     assert "there is no card number 99: your cards are numbered 1 to " in output
@@ -173,11 +171,27 @@ def test_undo_takes_back_your_move_and_the_computers_replies() -> None:
     assert after_move > len(session.game.events)
     session, output = run_session(rules, 0, ["s", "1", "u", "u"])
     assert [event.type for event in session.game.events] == []
+    assert "Took back your last trump choice" in output
     session, output = run_session(rules, 0, ["s", "u", "u"])
     assert "nothing to take back yet" in output
 
 
 runner = CliRunner()
+
+
+def test_undoing_the_trump_choice_keeps_the_deal_of_an_unseeded_game() -> None:
+    game = Game(RuleSet(players=2, dealer=1))  # no seed: every sample_deal() is a fresh shuffle
+    lines = iter(["s", "u", "s"])
+    deals: list[object] = []
+
+    def read_line(prompt: str) -> str | None:
+        deals.extend(event for event in game.events if event.type == "deal")
+        return next(lines, None)
+
+    session = Session(game, 0, {1: make_player("easy", 1)}, Console(file=io.StringIO()), read_line)
+    with pytest.raises(Quit):
+        session.run()
+    assert len(deals) == 2 and deals[0] == deals[1]
 
 
 def test_quitting_mid_game_saves_a_replayable_log(tmp_path: Path) -> None:
