@@ -53,56 +53,77 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return answer
 
 
-async def _seat(url: str, token: str, seat: int, rng: random.Random, stop: asyncio.Event, tally: _Tally) -> None:
-    """One client: a random legal move whenever its view offers some; times each move's round trip."""
+async def _seat(url: str, token: str, seat: int, rng: random.Random, think: float, race: _Race, tally: _Tally) -> None:
+    """One client: a random legal move whenever its view offers some; times each move's round trip.
+
+    It connects and says hello, then waits for every other client to be ready too, so that the
+    figures measure play, not the crowd of connections opening. With ``think`` > 0 it waits a
+    random time (uniform, ``think`` seconds on average) before each move, as a person would; the
+    latency is still measured from the moment the move is sent.
+    """
     import websockets
 
     # No permessage-deflate: the server would spend its CPU compressing for a client on loopback.
     async with websockets.connect(url, max_size=2**22, max_queue=None, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
+        message = json.loads(await ws.recv())
+        while message["type"] != "update":
+            message = json.loads(await ws.recv())
+        race.ready += 1
+        if race.ready == race.clients:
+            race.go.set()
+        await race.go.wait()
         pending: tuple[int, dict[str, Any], float] | None = None
         moved_at = -1
         while True:
-            if stop.is_set() and pending is None:
+            if message["type"] == "error":
+                tally.errors.append(f"seat {seat}: {message['code']}: {message['message']}")
+                pending = None
+            elif message["type"] == "update":
+                event_no = message["event_no"]
+                if pending is not None and event_no > pending[0]:
+                    sent_no, move, sent_at = pending
+                    tally.latencies.append(time.perf_counter() - sent_at)
+                    shown = {k: v for k, v in (message["event"] or {}).items() if v is not None}
+                    if event_no != sent_no + 1 or message["by"] != "player" or shown != move:
+                        tally.lost += 1
+                    tally.moves += 1
+                    pending = None
+                view = message["view"]
+                if race.stop.is_set():
+                    pass
+                elif message["hand_end"] is not None:
+                    tally.hands += seat == 0
+                    if seat == 0 and not message["score"]["match_over"]:
+                        await ws.send(json.dumps({"type": "next_hand", "last_seen": event_no}))
+                elif view and view["legal_moves"] and event_no > moved_at:
+                    move = {k: v for k, v in rng.choice(view["legal_moves"]).items() if v is not None}
+                    moved_at = event_no
+                    if think:
+                        await asyncio.sleep(rng.uniform(0, 2 * think))
+                    pending = (event_no, move, time.perf_counter())
+                    await ws.send(json.dumps({"type": "move", "event": move, "last_seen": event_no}))
+            if race.stop.is_set() and pending is None:
                 return
             try:
-                text = await asyncio.wait_for(ws.recv(), timeout=10)
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
             except TimeoutError:
                 if pending is not None:
                     tally.lost += 1
                 return
-            message = json.loads(text)
-            if message["type"] == "error":
-                tally.errors.append(f"seat {seat}: {message['code']}: {message['message']}")
-                pending = None
-                continue
-            if message["type"] != "update":
-                continue
-            event_no = message["event_no"]
-            if pending is not None and event_no > pending[0]:
-                sent_no, move, sent_at = pending
-                tally.latencies.append(time.perf_counter() - sent_at)
-                shown = {k: v for k, v in (message["event"] or {}).items() if v is not None}
-                if event_no != sent_no + 1 or message["by"] != "player" or shown != move:
-                    tally.lost += 1
-                tally.moves += 1
-                pending = None
-            if stop.is_set():
-                continue
-            if message["hand_end"] is not None:
-                tally.hands += seat == 0
-                if seat == 0 and not message["score"]["match_over"]:
-                    await ws.send(json.dumps({"type": "next_hand", "last_seen": event_no}))
-                continue
-            view = message["view"]
-            if view and view["legal_moves"] and event_no > moved_at:
-                move = {k: v for k, v in rng.choice(view["legal_moves"]).items() if v is not None}
-                moved_at = event_no
-                pending = (event_no, move, time.perf_counter())
-                await ws.send(json.dumps({"type": "move", "event": move, "last_seen": event_no}))
 
 
-async def _run(url: str, tables: int, seconds: float, seed: int) -> tuple[_Tally, float]:
+@dataclass
+class _Race:
+    """Start and stop of the measured run, shared by every client."""
+
+    clients: int
+    ready: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def _run(url: str, tables: int, seconds: float, think: float, seed: int) -> tuple[_Tally, float]:
     http = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
     tally = _Tally()
     seats: list[tuple[str, str, int]] = []
@@ -112,15 +133,16 @@ async def _run(url: str, tables: int, seconds: float, seed: int) -> tuple[_Tally
         joined = await asyncio.to_thread(_post, f"{http}/api/tables/{table_id}/join", {})
         ws_url = f"{url.rstrip('/')}/ws/tables/{table_id}"
         seats += [(ws_url, created["token"], 0), (ws_url, joined["token"], 1)]
-    stop = asyncio.Event()
+    race = _Race(clients=len(seats))
     rng = random.Random(seed)
     clients = [
-        asyncio.create_task(_seat(ws_url, token, seat, random.Random(rng.getrandbits(32)), stop, tally))
+        asyncio.create_task(_seat(ws_url, token, seat, random.Random(rng.getrandbits(32)), think, race, tally))
         for ws_url, token, seat in seats
     ]
+    await asyncio.wait([asyncio.create_task(race.go.wait()), *clients], return_when=asyncio.FIRST_COMPLETED)
     started = time.perf_counter()
     done, _ = await asyncio.wait(clients, timeout=seconds)
-    stop.set()
+    race.stop.set()
     elapsed = time.perf_counter() - started
     for task in done:
         if task.exception() is not None:
@@ -162,6 +184,7 @@ def loadtest(
     sync: Annotated[
         str, typer.Option(help="SQLite synchronous mode of the server it starts: full or normal.")
     ] = "full",
+    think: Annotated[float, typer.Option(help="Mean seconds a client waits before each move (0: none).", min=0)] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the clients' random moves.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
@@ -171,7 +194,7 @@ def loadtest(
         server, url, db = _start_server(sync)
         typer.echo(f"started trumps serve at {url} (database {db}, synchronous={sync})", err=True)
     try:
-        tally, elapsed = asyncio.run(_run(url, tables, seconds, seed))
+        tally, elapsed = asyncio.run(_run(url, tables, seconds, think, seed))
     except (OSError, urllib.error.URLError) as error:
         typer.echo(f"trumps loadtest: cannot reach {url}: {error}", err=True)
         raise typer.Exit(1) from None
@@ -188,12 +211,14 @@ def loadtest(
     }
     rate = round(tally.moves / elapsed, 1)
     if as_json:
-        figures: dict[str, object] = {"tables": tables, "seconds": round(elapsed, 2), "moves": tally.moves}
+        figures: dict[str, object] = {"tables": tables, "think": think, "seconds": round(elapsed, 2)}
+        figures["moves"] = tally.moves
         figures["moves_per_second"] = rate
         figures |= {"latency_ms": latency, "hands_finished": tally.hands, "errors": len(tally.errors)}
         typer.echo(json.dumps(figures | {"lost_moves": tally.lost}))
     else:
-        typer.echo(f"{tables} duels for {elapsed:.1f} s: {tally.moves} moves, {rate} moves/s")
+        pace = f", thinking {think:g} s a move on average" if think else ", no thinking time"
+        typer.echo(f"{tables} duels for {elapsed:.1f} s{pace}: {tally.moves} moves, {rate} moves/s")
         shown = ", ".join(f"{name} {value} ms" for name, value in latency.items())
         typer.echo(f"latency from a move to the update that shows it: {shown}")
         typer.echo(f"hands finished: {tally.hands}; errors: {len(tally.errors)}; lost moves: {tally.lost}")
