@@ -53,7 +53,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        env = {**os.environ, "TRUMPS_MAX_TABLES_PER_CLIENT": "0", "TRUMPS_RATE": "200", "TRUMPS_BURST": "400"}
+        # Durability is the server tests' subject; "normal" sync spares a disk flush per move here.
+        env = {**os.environ, "TRUMPS_SYNC": "normal", "TRUMPS_MAX_TABLES_PER_CLIENT": "0"}
+        env |= {"TRUMPS_RATE": "200", "TRUMPS_BURST": "400"}
         command = [sys.executable, "-c", "from rules.cli import main; main()", "serve"]
         command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "warning"]
         self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -100,11 +102,12 @@ def screenshot(page: Page, name: str) -> Path:
 # What a person sees at a glance: is it my move, the end of the hand, a trump to choose?
 _SITUATION = """() => {
   const table = document.querySelector('.table-view');
-  if (!table) return 'loading';
-  if (document.querySelector('.outcome-dialog')) return 'over';
-  if (table.dataset.myTurn !== 'yes') return 'wait';
-  if (document.querySelector('.suit-choice:not([disabled])')) return 'trump';
-  return 'move';
+  const situation = !table ? 'loading'
+    : document.querySelector('.outcome-dialog') ? 'over'
+    : table.dataset.myTurn !== 'yes' ? 'wait'
+    : document.querySelector('.suit-choice:not([disabled])') ? 'trump'
+    : 'move';
+  return [situation, table ? table.dataset.eventNo : null];
 }"""
 
 # A point of a card that is not covered by its neighbours in the fan: where a person clicks.
@@ -130,8 +133,9 @@ class Person:
         self.moves = 0
 
     def situation(self) -> str:
-        result: str = self.page.evaluate(_SITUATION)
-        return result
+        """``loading``, ``over`` (the hand is over), ``wait``, ``trump`` (choose one) or ``move``."""
+        situation: str = self.page.evaluate(_SITUATION)[0]
+        return situation
 
     def data(self) -> dict[str, str]:
         result: dict[str, str] = self.page.eval_on_selector(".table-view", "node => ({...node.dataset})")
@@ -171,8 +175,7 @@ class Person:
 
     def act(self) -> bool:
         """Make one move if it is this person's turn: a trump, the first playable card, or a take."""
-        situation = self.situation()
-        before = self.data().get("eventNo")
+        situation, before = self.page.evaluate(_SITUATION)
         if situation == "trump":
             self.page.click(".suit-choice:not([disabled])")
         elif situation == "move":
@@ -207,8 +210,6 @@ def play_until_over(
     deadline = time.monotonic() + timeout
     total = 0
     while time.monotonic() < deadline and total < max_moves:
-        if all(person.situation() == "over" for person in people):
-            return total
         moved = False
         for person in people:
             if person.act():
@@ -217,6 +218,8 @@ def play_until_over(
                 if after_move is not None:
                     after_move(total)
         if not moved:
+            if all(person.situation() == "over" for person in people):
+                return total
             people[0].page.wait_for_timeout(20)
     raise AssertionError(f"the hand did not end through the pages after {total} moves")
 

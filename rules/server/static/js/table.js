@@ -11,6 +11,8 @@ import { errorText, eventLine, notificationLine, outcomeWords, seatName } from "
 
 const HISTORY_LINES = 40;
 const PILE_SHOWN = 6;
+const PACE_MS = 450;
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const FAN_MARGIN = 18;
 const FAN_DROP = 12;
 
@@ -26,6 +28,9 @@ export class TableScreen {
     this.table = null;
     this.pending = null;
     this.history = loadHistory(tableId);
+    this.queue = [];
+    this.pacer = null;
+    this.justPlayed = null;
     this.clockTimer = null;
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
@@ -49,6 +54,7 @@ export class TableScreen {
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
     clearInterval(this.clockTimer);
+    clearTimeout(this.pacer);
     this.connection.close();
     setConnection("", "");
   }
@@ -75,12 +81,32 @@ export class TableScreen {
   }
 
   onUpdate(message) {
+    this.queue.push(message);
+    if (!this.pacer) this.drain();
+  }
+
+  /**
+   * Draw the queued updates in order. A computer answers within milliseconds, so its
+   * moves are drawn one at a time, PACE_MS apart, for a person to follow them (not with
+   * the browser's reduced-motion setting).
+   */
+  drain() {
+    this.pacer = null;
+    const message = this.queue.shift();
+    if (!message) return;
     const first = this.update === null;
     this.update = message;
     this.pending = null;
+    this.justPlayed = message.resync ? null : message.event?.card ?? null;
     this.record(message);
     this.render();
+    this.justPlayed = null;
     if (first) this.root.querySelector(".hand .card.legal, .suit-choice:not(:disabled), .btn.primary")?.focus();
+    const next = this.queue[0];
+    if (!next) return;
+    const paced = next.by === "computer" && !next.resync && !REDUCED_MOTION.matches;
+    if (paced) this.pacer = setTimeout(() => this.drain(), PACE_MS);
+    else this.drain();
   }
 
   onError(message) {
@@ -100,7 +126,7 @@ export class TableScreen {
     const seats = message.seats;
     const lines = [];
     if (message.resync && this.history.lines.length === 0 && message.event_no > 0) {
-      lines.push(`Joined at event ${message.event_no}.`);
+      lines.push(this.mySeat === null ? "You are watching." : "You are at the table.");
     } else {
       const line = eventLine(message.event, seats, this.mySeat);
       if (line) lines.push(line);
@@ -117,7 +143,7 @@ export class TableScreen {
 
   play(code) {
     const view = this.update?.view;
-    if (!view || this.pending) return;
+    if (!view || this.pending || this.queue.length) return;
     const legal = view.legal_moves.find((move) => move.card === code);
     // A card that is not among the legal moves still goes to the server, which refuses it
     // and says why in its own words (the page never second-guesses the rules).
@@ -127,7 +153,7 @@ export class TableScreen {
 
   take() {
     const view = this.update?.view;
-    if (!view || this.pending) return;
+    if (!view || this.pending || this.queue.length) return;
     const legal = view.legal_moves.find((move) => move.type === "take");
     const event = legal ?? { type: "take", seat: this.mySeat ?? 0 };
     this.send(event, "take");
@@ -359,6 +385,9 @@ export class TableScreen {
         const card = makeCard(code);
         const fromTop = shown.length - 1 - i;
         if (fromTop === 0) card.classList.add("top");
+        if (fromTop === 0 && code === this.justPlayed) {
+          card.classList.add(this.update.event.seat === this.mySeat ? "arrive-up" : "arrive-down");
+        }
         if (fromTop < reach) card.classList.add("in-reach");
         pile.append(card);
       });

@@ -61,7 +61,8 @@ export function errorText(error, seats = [], mySeat = null) {
   const framed = ERROR_WORDS[error?.code];
   const own = error?.message ? plainText(error.message, seats, mySeat) : "";
   if (error?.code === "illegal" || error?.code === "not_your_turn") {
-    return own ? `Not allowed: ${own}.` : "That move is not allowed now.";
+    const sentence = own.replace(/^You /, "you ").replace(/\.$/, "");
+    return own ? `Not allowed: ${sentence}.` : "That move is not allowed now.";
   }
   if (framed) return framed;
   if (own) return own.charAt(0).toUpperCase() + own.slice(1) + (own.endsWith(".") ? "" : ".");
