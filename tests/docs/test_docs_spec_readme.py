@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ["tie_check_draw", "take_three_from_a_longer_pile", "bad_card_code.bad", "must_beat_forbids_taking.bad"]
+SAMPLE = ["tie_check_draw", "must_beat_forbids_taking.bad"]  # each run of `trumps` costs a second
 
 
 def loop_of(page: Path) -> str:
@@ -37,8 +37,9 @@ def sample_spec(tmp_path: Path) -> Path:
 def test_the_loop_passes_the_reference_engine(tmp_path: Path) -> None:
     folder = sample_spec(tmp_path)
     replay = f"{Path(sys.executable).parent / 'trumps'} replay"
-    for page in (ROOT / "spec" / "README.md", ROOT / "docs" / "conformance.md"):
-        assert run_loop(loop_of(page), folder, replay) == ""
+    loop = loop_of(ROOT / "spec" / "README.md")
+    assert loop == loop_of(ROOT / "docs" / "conformance.md")
+    assert run_loop(loop, folder, replay) == ""
 
 
 def test_the_loop_catches_a_wrong_implementation(tmp_path: Path) -> None:
