@@ -156,3 +156,92 @@ def test_the_lobby_lists_open_tables_and_serves_the_page(server: Server, tmp_pat
 
     with urllib.request.urlopen(f"{server.http}/") as response:
         assert response.status == 200 and b"<html" in response.read().lower()
+
+
+def test_every_message_matches_the_published_schema(server: Server) -> None:
+    import json
+
+    import jsonschema
+
+    from rules.server.protocol import protocol_schema
+
+    table_id, token0 = _table(server, players=3, computer=[{"seat": 1, "level": "easy"}])
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def hand() -> list[Seat]:
+        seats = [Seat(url, token0, 0, rng=random.Random(5)), Seat(url, joined["token"], 2, rng=random.Random(6))]
+        for seat in seats:
+            await seat.connect()
+            await seat.update()
+        await play_until(seats, hand_over)
+        await seats[0].send({"type": "ping", "nonce": 1})
+        await seats[0].send({"type": "next_hand", "last_seen": 0})
+        while len(seats[0].errors) < 1:
+            await seats[0].recv()
+        for seat in seats:
+            await seat.close()
+        return seats
+
+    seats = asyncio.run(hand())
+    validator = jsonschema.Draft202012Validator(protocol_schema())
+    texts = seats[0].texts + seats[1].texts
+    kinds = set()
+    for text in texts:
+        message = json.loads(text)
+        kinds.add(message["type"])
+        errors = [error.message for error in validator.iter_errors(message)]
+        assert not errors, (message["type"], errors[:3])
+    assert kinds == {"welcome", "update", "pong", "error"}
+    assert check_no_leaks(server.stored_events()[table_id], 3, seats) > 20
+
+
+def test_the_clock_moves_for_a_seat_that_lets_it_run_out(server: Server) -> None:
+    table_id, _ = _table(server, clock=1)
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def wait_for_the_clock() -> dict[str, object]:
+        seat = Seat(url, joined["token"], 1)
+        await seat.connect()
+        first = await seat.update()
+        assert first["view"]["to_act"] == 1 and first["deadline"] is not None  # seat 1 chooses a trump first
+        while True:
+            update = await seat.update(timeout=10)
+            if update["by"] == "clock":
+                await seat.close()
+                return update
+
+    update = asyncio.run(wait_for_the_clock())
+    assert update["event"]["type"] == "choose_trump" and update["event"]["seat"] == 1
+
+
+def test_leaving_frees_the_seat_for_someone_else(server: Server) -> None:
+    table_id, token0 = _table(server)
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def scenario() -> None:
+        stayer, leaver = Seat(url, token0, 0), Seat(url, joined["token"], 1)
+        for seat in (stayer, leaver):
+            await seat.connect()
+            await seat.update()
+        status, left = await asyncio.to_thread(server.post, f"/api/tables/{table_id}/leave", {"token": leaver.token})
+        assert status == 200 and left["seat"] == 1
+        while (update := await stayer.update())["event"]["type"] != "seat_freed":
+            pass
+        assert update["seats"][1]["kind"] == "free"
+        with pytest.raises(Exception) as closed:
+            while True:
+                await leaver.recv()
+        assert "4000" in str(closed.value)
+        status, again = await asyncio.to_thread(server.post, f"/api/tables/{table_id}/join", {"name": "Cy"})
+        assert status == 200 and again["seat"] == 1
+        newcomer = Seat(url, again["token"], 1)
+        await newcomer.connect()
+        view = (await newcomer.update())["view"]
+        assert view["seat"] == 1 and view["to_act"] == 1 and view["legal_moves"]  # the game waited for seat 1
+        for seat in (stayer, newcomer):
+            await seat.close()
+
+    asyncio.run(scenario())
