@@ -46,6 +46,7 @@ from rules.server.protocol import (
     Update,
 )
 from rules.server.store import EventStore, StoreError
+from rules.server.verify import seed_hash
 
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
@@ -114,11 +115,6 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """What the store keeps of a token: its SHA-256 (a stolen database does not give seats away)."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def seed_hash(seed: str) -> str:
-    """The published commitment to a hand's secret seed: sha256 of its decimal digits."""
-    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 @dataclass
@@ -517,4 +513,4 @@ def _event_part(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key != "by"}
 
 
-__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "seed_hash", "token_hash"]
+__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "token_hash"]

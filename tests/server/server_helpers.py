@@ -23,7 +23,7 @@ import websockets
 from rules.events import parse_event
 from rules.game import Game
 from rules.options import RuleSet
-from rules.server.tables import seed_hash
+from rules.server.verify import hand_end_problem, seed_hash
 
 _MOVES = ("choose_trump", "lead", "beat", "second", "take")
 
@@ -253,6 +253,7 @@ def check_hand_end(hand_end: dict[str, Any]) -> Game:
     """The revealed seed matches its published hash and deals exactly the logged deal; the log replays."""
     from rules.log import read_log
 
+    assert hand_end_problem(hand_end) is None
     assert seed_hash(hand_end["seed"]) == hand_end["seed_hash"]
     log = hand_end["log"]
     game = read_log([json.dumps(line) for line in log])

@@ -1,0 +1,51 @@
+"""Check a finished hand the way any player can: the seed matches its hash and deals the logged deal.
+
+When a hand starts the server publishes ``seed_hash``; when it ends, ``hand_end`` reveals the
+seed and the full log. A client (or anyone holding the message) verifies that the deal was
+fixed before the first card was played and that every event of the log is legal:
+
+>>> from rules.events import ChooseTrump
+>>> from rules.game import Game
+>>> from rules.options import RuleSet
+>>> seed = "123456789"
+>>> game = Game(RuleSet(), seed=int(seed))
+>>> for event in (ChooseTrump(seat=1, suit="H"), ChooseTrump(seat=0, suit="S"), game.sample_deal()):
+...     _ = game.push(event)
+>>> log = [game.header.model_dump(mode="json"), *(e.model_dump(mode="json", exclude_none=True) for e in game.events)]
+>>> hand_end = {"seed": seed, "seed_hash": seed_hash(seed), "log": log}
+>>> hand_end_problem(hand_end) is None
+True
+>>> hand_end_problem({**hand_end, "seed": "42"})
+'the seed does not match the hash published when the hand started'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from rules.game import Game
+from rules.log import LogError, read_log
+
+
+def seed_hash(seed: str) -> str:
+    """The published commitment to a hand's secret seed: the SHA-256 of its decimal digits, in hex."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def hand_end_problem(hand_end: dict[str, Any]) -> str | None:
+    """What is wrong with a ``hand_end`` message (seed, hash, deal, log), or ``None`` if it all checks out."""
+    seed = hand_end["seed"]
+    if seed_hash(seed) != hand_end["seed_hash"]:
+        return "the seed does not match the hash published when the hand started"
+    try:
+        game = read_log([json.dumps(line) for line in hand_end["log"]])
+    except LogError as error:
+        return f"the log does not replay: {error}"
+    deals = [line for line in hand_end["log"] if line.get("type") == "deal"]
+    if len(deals) != 1:
+        return "the log has no deal"
+    if Game(game.rules, seed=int(seed)).sample_deal().hands != deals[0]["hands"]:
+        return "the seed does not deal the logged deal"
+    return None
