@@ -258,13 +258,17 @@ def cli_page() -> str:
     for name in group.list_commands(root):
         command = group.get_command(root, name)
         assert command is not None
-        context = command.context_class(command, info_name=f"trumps {name}", parent=root)
-        usage = " ".join(["trumps", name, *command.collect_usage_pieces(context)])
+        arguments = [param for param in command.params if isinstance(param, typer.core.TyperArgument)]
+        pieces = ["[OPTIONS]"] + [
+            (param.name or "").upper() if param.required else f"[{(param.name or '').upper()}]" for param in arguments
+        ]
+        usage = " ".join(["trumps", name, *pieces])
         parts.append(f"## `trumps {name}`\n\n```\n{usage}\n```\n\n{(command.help or '').strip()}\n")
         rows = []
         for param in command.params:
             if isinstance(param, typer.core.TyperArgument):
-                rows.append(f"| `{(param.name or '').upper()}` | argument | {_param_help(param.help)} |")
+                kind = "required argument" if param.required else "argument"
+                rows.append(f"| `{(param.name or '').upper()}` | {kind} | {_param_help(param.help)} |")
             elif isinstance(param, typer.core.TyperOption) and not param.hidden:
                 names = ", ".join(f"`{opt}`" for opt in [*param.opts, *param.secondary_opts])
                 rows.append(f"| {names} | {_default(param)} | {_param_help(param.help)} |")
