@@ -10,12 +10,14 @@ machine) and the tables of vectors and move counts.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import typer
 import typer.core
 
+from rules.cards import Card
 from rules.events import NOTIFICATION_ADAPTER
 from rules.options import RuleSet
 from rules.spec.chart import TRANSIENT, chart_rows, states
@@ -45,6 +47,10 @@ EXAMPLES: dict[str, list[str | None]] = {
         "Seat 0 leads A♠, the ace of its own trump.",
         "For seat 1 spades are an ordinary suit: its own trump 6♥ beats the ace.",
         "Then the second card.",
+    ],
+    "take_although_able_to_beat": [
+        "Seat 1 could beat 9♣ with Q♣ or with its trump 6♥, but takes. The pile had only two cards: "
+        "seat 1 takes both, and seat 0 leads.",
     ],
     "take_three_from_a_longer_pile": [
         "The top card 10♣ is not seat 1's trump, so seat 1 takes the top three cards. "
@@ -85,6 +91,9 @@ EXAMPLES: dict[str, list[str | None]] = {
 }
 
 
+CARD_CODE = re.compile(r"\b[6789TJQKA][SHDC]\b")
+
+
 def example_snippet(vector: Vector, captions: list[str | None]) -> str:
     """One worked example: a picture of the start, then each captioned event with a picture after it, and the log.
 
@@ -96,7 +105,8 @@ def example_snippet(vector: Vector, captions: list[str | None]) -> str:
     if len(captions) != len(vector.lines) - first:
         raise ValueError(f"example {vector.name}: {len(captions)} captions for {len(vector.lines) - first} events")
     title = vector.name.replace("_", " ").capitalize()
-    parts = [GENERATED_NOTE, f'<p class="sk-example-title"><b>Example: {title}.</b> {vector.shows}</p>\n']
+    shows = CARD_CODE.sub(lambda match: Card.parse(match[0]).label, vector.shows)
+    parts = [GENERATED_NOTE, f'<p class="sk-example-title"><b>Example: {title}.</b> {shows}</p>\n']
     if first == 2:
         parts.append(table_picture(states[1]) + "\n")
     for k, caption in enumerate(captions, start=first):
