@@ -14,6 +14,7 @@ const PILE_SHOWN = 6;
 const PACE_MS = 450;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const FAN_MARGIN = 18;
+const KNOWN_SHOWN = 8;
 const FAN_DROP = 12;
 
 // Suits in hand order: colours alternate, and your own trump goes to the right end.
@@ -254,7 +255,8 @@ export class TableScreen {
     });
 
     screen.append(
-      h("div", { class: "opponents", "aria-label": "Players" }, order.filter((s) => s !== me).map((s) => this.seatBox(s))),
+      h("div", { class: `opponents${players - (me === null ? 0 : 1) > 2 ? " many" : ""}`, "aria-label": "Players" },
+        order.filter((s) => s !== me).map((s) => this.seatBox(s))),
       this.felt(),
       this.mine(),
       this.side(),
@@ -295,7 +297,10 @@ export class TableScreen {
       box.append(fan);
       const known = view.known?.[seat] ?? [];
       if (known.length && !out) {
-        box.append(h("div", { class: "known", title: "Cards everybody saw this player pick up" }, "Holds ", labelSpans(known)));
+        const shown = known.length > KNOWN_SHOWN ? [...known.slice(0, KNOWN_SHOWN - 1)] : known;
+        const more = known.length - shown.length;
+        box.append(h("div", { class: "known", title: "Cards everybody saw this player pick up" },
+          "Holds ", labelSpans(shown), more ? ` +${more}` : ""));
       }
     }
     return box;
@@ -310,7 +315,8 @@ export class TableScreen {
     const place = view.out_order.indexOf(seat);
     if (place >= 0) return `Out · ${["1st", "2nd", "3rd", "4th"][place]}`;
     if (view.outcome) return view.outcome.loser === seat ? "Lost the hand" : "";
-    if (view.to_act !== seat) return `${view.hand_counts[seat]} cards`;
+    const level = info.kind === "computer" && info.level ? `${info.level} · ` : "";
+    if (view.to_act !== seat) return `${level}${view.hand_counts[seat]} cards`;
     if (view.phase === "trump_choice") return "Choosing a trump…";
     const clock = message.deadline ? " · " : "";
     const verb = info.kind === "computer" ? "Thinking…" : seat === this.mySeat ? "Your turn" : "To play";

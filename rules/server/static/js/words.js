@@ -12,7 +12,7 @@ export function seatName(seats, seat, mySeat, { capital = true } = {}) {
   if (info?.kind === "human" && info.name) return info.name;
   if (info?.kind === "computer") {
     const several = seats.filter((other) => other.kind === "computer").length > 1;
-    return `Computer${several ? ` ${seat + 1}` : ""}` + (info.level ? ` (${info.level})` : "");
+    return `Computer${several ? ` ${seat + 1}` : ""}`;
   }
   return `${capital ? "Seat" : "seat"} ${seat + 1}`;
 }
