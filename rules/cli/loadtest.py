@@ -36,6 +36,28 @@ class _Tally:
     errors: list[str] = field(default_factory=list)
     lost: int = 0
     hands: int = 0
+    elapsed: float = 0.0
+    server_cpu: float = float("nan")
+    cpu_pressure: float = float("nan")
+
+
+def _cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of a process (Linux ``/proc``); NaN when unknown."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, TypeError):
+        return float("nan")
+
+
+def _cpu_stall() -> float:
+    """Seconds so far during which some runnable task on this machine waited for a CPU (Linux PSI)."""
+    try:
+        with open("/proc/pressure/cpu") as pressure:
+            return int(pressure.readline().rsplit("total=", 1)[1]) / 1e6
+    except (OSError, ValueError, IndexError):
+        return float("nan")
 
 
 def _free_port() -> int:
@@ -123,7 +145,7 @@ class _Race:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def _run(url: str, tables: int, seconds: float, think: float, seed: int) -> tuple[_Tally, float]:
+async def _run(url: str, tables: int, seconds: float, think: float, seed: int, server_pid: int | None) -> _Tally:
     http = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
     tally = _Tally()
     seats: list[tuple[str, str, int]] = []
@@ -140,16 +162,18 @@ async def _run(url: str, tables: int, seconds: float, think: float, seed: int) -
         for ws_url, token, seat in seats
     ]
     await asyncio.wait([asyncio.create_task(race.go.wait()), *clients], return_when=asyncio.FIRST_COMPLETED)
-    started = time.perf_counter()
+    started, cpu_before, stall_before = time.perf_counter(), _cpu_seconds(server_pid), _cpu_stall()
     done, _ = await asyncio.wait(clients, timeout=seconds)
     race.stop.set()
-    elapsed = time.perf_counter() - started
+    tally.elapsed = time.perf_counter() - started
+    tally.server_cpu = _cpu_seconds(server_pid) - cpu_before
+    tally.cpu_pressure = (_cpu_stall() - stall_before) / tally.elapsed
     for task in done:
         if task.exception() is not None:
             tally.errors.append(f"client failed: {task.exception()!r}")
     results = await asyncio.gather(*clients, return_exceptions=True)
     tally.errors += [f"client failed: {result!r}" for result in results if isinstance(result, BaseException)]
-    return tally, elapsed
+    return tally
 
 
 def _start_server(sync: str) -> tuple[subprocess.Popen[bytes], str, str]:
@@ -194,7 +218,7 @@ def loadtest(
         server, url, db = _start_server(sync)
         typer.echo(f"started trumps serve at {url} (database {db}, synchronous={sync})", err=True)
     try:
-        tally, elapsed = asyncio.run(_run(url, tables, seconds, think, seed))
+        tally = asyncio.run(_run(url, tables, seconds, think, seed, server.pid if server else None))
     except (OSError, urllib.error.URLError) as error:
         typer.echo(f"trumps loadtest: cannot reach {url}: {error}", err=True)
         raise typer.Exit(1) from None
@@ -209,19 +233,24 @@ def loadtest(
         "p99": round(_percentile(ms, 0.99), 2),
         "max": round(max(ms, default=float("nan")), 2),
     }
-    rate = round(tally.moves / elapsed, 1)
+    rate = round(tally.moves / tally.elapsed, 1)
+    cpu_per_move = round(tally.server_cpu / max(tally.moves, 1) * 1000, 3)
+    busy = round(tally.server_cpu / tally.elapsed, 2)
     if as_json:
-        figures: dict[str, object] = {"tables": tables, "think": think, "seconds": round(elapsed, 2)}
-        figures["moves"] = tally.moves
-        figures["moves_per_second"] = rate
-        figures |= {"latency_ms": latency, "hands_finished": tally.hands, "errors": len(tally.errors)}
-        typer.echo(json.dumps(figures | {"lost_moves": tally.lost}))
+        figures: dict[str, object] = {"tables": tables, "think": think, "seconds": round(tally.elapsed, 2)}
+        figures |= {"moves": tally.moves, "moves_per_second": rate, "latency_ms": latency}
+        figures |= {"hands_finished": tally.hands, "errors": len(tally.errors), "lost_moves": tally.lost}
+        figures |= {"server_cpu_ms_per_move": cpu_per_move, "server_cores_busy": busy}
+        typer.echo(json.dumps(figures | {"machine_cpu_pressure": round(tally.cpu_pressure, 2)}))
     else:
         pace = f", thinking {think:g} s a move on average" if think else ", no thinking time"
-        typer.echo(f"{tables} duels for {elapsed:.1f} s{pace}: {tally.moves} moves, {rate} moves/s")
+        typer.echo(f"{tables} duels for {tally.elapsed:.1f} s{pace}: {tally.moves} moves, {rate} moves/s")
         shown = ", ".join(f"{name} {value} ms" for name, value in latency.items())
         typer.echo(f"latency from a move to the update that shows it: {shown}")
         typer.echo(f"hands finished: {tally.hands}; errors: {len(tally.errors)}; lost moves: {tally.lost}")
+        if server is not None:
+            typer.echo(f"server: {cpu_per_move} ms of CPU per move, {busy} cores busy")
+        typer.echo(f"CPU pressure on this machine (share of time something waited for a CPU): {tally.cpu_pressure:.0%}")
     for message in tally.errors[:10]:
         typer.echo(f"  {message}", err=True)
     if tally.errors or tally.lost:
