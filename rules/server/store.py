@@ -173,9 +173,12 @@ class EventStore:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             failures = dict.fromkeys(range(len(batch)), str(error))
+        # One wake-up of the event loop per batch, not one per job.
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], str | None]]] = {}
         for index, (_, loop, done) in enumerate(batch):
-            reason = failures.get(index)
-            loop.call_soon_threadsafe(_settle, done, reason)
+            by_loop.setdefault(loop, []).append((done, failures.get(index)))
+        for loop, outcomes in by_loop.items():
+            loop.call_soon_threadsafe(_settle, outcomes)
 
     def close(self) -> None:
         """Finish the queued writes, then close the file."""
@@ -184,10 +187,11 @@ class EventStore:
         self._db.close()
 
 
-def _settle(done: asyncio.Future[None], reason: str | None) -> None:
-    if done.cancelled():
-        return
-    if reason is None:
-        done.set_result(None)
-    else:
-        done.set_exception(StoreError(f"the database refused the write: {reason}"))
+def _settle(outcomes: list[tuple[asyncio.Future[None], str | None]]) -> None:
+    for done, reason in outcomes:
+        if done.cancelled():
+            continue
+        if reason is None:
+            done.set_result(None)
+        else:
+            done.set_exception(StoreError(f"the database refused the write: {reason}"))

@@ -268,7 +268,8 @@ class Table:
 
         The parts everyone shares are serialized once; only the view differs from seat to seat.
         """
-        common = Update(
+        # Every part is already a checked model: construct without validating again (it is the hot path).
+        common = Update.model_construct(
             table_id=self.id,
             event_no=self.event_no,
             resync=resync,
