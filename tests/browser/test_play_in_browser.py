@@ -8,6 +8,7 @@ from browser_helpers import Person, Server, create_table, play_until_over, scree
 from playwright.sync_api import Browser, Page, expect
 
 OUTCOMES = {"You won this hand!", "You lost this hand", "Draw"}
+MY_TURN = "document.querySelector('.table-view')?.dataset.myTurn === 'yes'"
 
 
 def test_lobby_offers_a_table_and_the_table_page_loads(server: Server, page: Page) -> None:
@@ -92,8 +93,9 @@ def test_a_reload_mid_game_resumes_the_same_seat(server: Server, page: Page) -> 
     table_id = create_table(page, server.url, name="Dora", opponent="easy")
     me = Person(page)
     for _ in range(6):
-        page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+        page.wait_for_function(MY_TURN)
         me.act()
+    page.wait_for_function(MY_TURN)  # the computer has answered: nothing is in flight
     before = me.data()
     hand = me.hand()
     assert before["phase"] in ("lead", "respond", "second") and hand
@@ -105,7 +107,7 @@ def test_a_reload_mid_game_resumes_the_same_seat(server: Server, page: Page) -> 
     assert me.hand() == hand
     expect(page.locator("#connection")).to_have_text("Connected")
     # The game goes on from the reloaded page.
-    page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+    page.wait_for_function(MY_TURN)
     assert me.act()
 
 
@@ -118,8 +120,9 @@ def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Brow
         create_table(page, server.url, name="Eve", opponent="easy")
         me = Person(page)
         for _ in range(3):
-            page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+            page.wait_for_function(MY_TURN)
             me.act()
+        page.wait_for_function(MY_TURN)
         hand, before = me.hand(), me.data()
 
         server.kill()
@@ -129,7 +132,7 @@ def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Brow
         expect(page.locator("#connection")).to_have_text("Connected", timeout=15000)
         expect(page.locator(".table-view")).to_have_attribute("data-event-no", before["eventNo"])
         assert me.hand() == hand
-        page.wait_for_function("document.querySelector('.table-view')?.dataset.myTurn === 'yes'")
+        page.wait_for_function(MY_TURN)
         assert me.act()
     finally:
         context.close()
