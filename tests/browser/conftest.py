@@ -31,7 +31,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
+    """A desktop-sized page in a fresh context; an uncaught script error fails the test."""
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
     context.close()
+    assert errors == [], f"script errors on the page: {errors}"

@@ -33,7 +33,6 @@ async function call(method, path, body) {
 
 export const api = {
   listTables: () => call("GET", "/api/tables"),
-  getTable: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   createTable: (options) => call("POST", "/api/tables", options),
   joinTable: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   leaveTable: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),

@@ -1,10 +1,9 @@
-// Card faces and backs, drawn as inline SVG: no images, no fonts beyond the system's.
+// Card faces drawn as inline SVG (no images, no downloaded fonts); card backs are a CSS pattern.
 //
 // A card code is rank then suit, as in the logs: "TS" is the ten of spades.
 // The suit shapes are <symbol>s defined once in index.html (#suit-S, #suit-H, ...).
 
 export const SUITS = ["S", "H", "D", "C"];
-export const RANKS = ["6", "7", "8", "9", "T", "J", "Q", "K", "A"];
 
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -39,11 +38,6 @@ export function cardLabel(code) {
 /** The spoken name, "ten of spades", for screen readers and messages. */
 export function cardName(code) {
   return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
-}
-
-/** Sort key: by suit S H D C, then rank low to high (the order the engine uses). */
-export function cardIndex(code) {
-  return SUITS.indexOf(code[1]) * 9 + RANKS.indexOf(code[0]);
 }
 
 function el(name, attrs = {}, children = []) {
@@ -155,10 +149,10 @@ export function makeCard(code, tag = "div") {
 }
 
 /** A small suit glyph as <svg>, for trump badges and text. */
-export function suitIcon(suit, className = "suit-icon") {
+export function suitIcon(suit) {
   const svg = el("svg", {
     viewBox: "0 0 100 100",
-    class: `${className} ${isRed(suit) ? "red" : "black"}`,
+    class: `suit-icon ${isRed(suit) ? "red" : "black"}`,
     role: "img",
     "aria-label": SUIT_NAMES[suit],
   });

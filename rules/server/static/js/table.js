@@ -629,7 +629,7 @@ function seatOrder(players, me) {
   return Array.from({ length: players }, (_, i) => (first + i) % players);
 }
 
-export function sortHand(hand, trump) {
+function sortHand(hand, trump) {
   const suits = HAND_SUIT_ORDER.filter((suit) => suit !== trump);
   if (trump) suits.push(trump);
   const ranks = "6789TJQKA";
@@ -647,7 +647,7 @@ function pileLabel(pile) {
 }
 
 function labelSpans(codes) {
-  return h("span", { class: "labels" }, ...codes.map((code) => h("span", { class: `label ${isRed(code[1]) ? "red" : "black"}` }, cardLabel(code))));
+  return h("span", { class: "labels" }, ...codes.map((code) => h("span", { class: `chip ${isRed(code[1]) ? "red" : "black"}` }, cardLabel(code))));
 }
 
 /** A text line with its suit symbols coloured. */
