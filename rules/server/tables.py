@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
+import random
 import secrets
 import time
 from collections import deque
@@ -47,6 +49,8 @@ from rules.server.protocol import (
 )
 from rules.server.store import EventStore, StoreError
 from rules.server.verify import seed_hash
+
+log = logging.getLogger("rules.server")
 
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
@@ -458,12 +462,26 @@ class Table:
                     player = state.player
                 if self._settings.computer_delay:
                     await asyncio.sleep(self._settings.computer_delay)
-                move = await asyncio.get_running_loop().run_in_executor(self._bots, player.choose, view)
+                try:
+                    move = await asyncio.get_running_loop().run_in_executor(self._bots, player.choose, view)
+                except Exception:
+                    log.exception(
+                        "table %s: the %s player of seat %d failed; it plays a random move", self.id, state.level, seat
+                    )
+                    move = random.choice(view.legal_moves)
                 async with self.lock:
                     if self.event_no == seen:
-                        await self.commit(event_dict(move), by="computer", event=move)
-        except Exception:
-            # A bot that fails or a store that refuses: stop driving; the next event kicks again.
+                        try:
+                            await self.commit(event_dict(move), by="computer", event=move)
+                        except Refused as refused:
+                            log.error("table %s: seat %d's bot chose an illegal move (%s)", self.id, seat, refused)
+                            move = random.choice(view.legal_moves)
+                            await self.commit(event_dict(move), by="computer", event=move)
+        except StoreError:
+            # The disk refuses writes: stop; the next accepted event (or a restart) drives the table again.
+            log.exception("table %s: the server's own move could not be stored", self.id)
+            self._driving = False
+        except BaseException:
             self._driving = False
             raise
 
