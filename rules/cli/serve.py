@@ -11,7 +11,7 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     db: Annotated[
-        str | None, typer.Option(help="SQLite file of the event store [env TRUMPS_DB; default trumps.sqlite3].")
+        str | None, typer.Option(help="SQLite file of the event store (default trumps.sqlite3, or env TRUMPS_DB).")
     ] = None,
     sync: Annotated[
         str | None, typer.Option(help="SQLite synchronous mode: full (survives power loss) or normal.")
@@ -35,6 +35,7 @@ def serve(
 
     from rules.server.app import create_app
     from rules.server.limits import Settings
+    from rules.server.store import database_problem
 
     try:
         settings = Settings.from_env(
@@ -51,6 +52,10 @@ def serve(
     except ValueError as error:
         typer.echo(f"trumps serve: {error}", err=True)
         raise typer.Exit(2) from None
+    problem = database_problem(settings.db)
+    if problem is not None:
+        typer.echo(f"trumps serve: cannot use the database {settings.db}: {problem}", err=True)
+        raise typer.Exit(2)
     typer.echo(f"serving on http://{host}:{port}/  (database {settings.db})", err=True)
     uvicorn.run(
         create_app(settings),

@@ -58,6 +58,20 @@ class StoredTable:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
+def database_problem(path: str) -> str | None:
+    """Why the store cannot open ``path`` (checked before the server starts), or ``None``."""
+    try:
+        db = sqlite3.connect(path)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        return str(error)
+    return None
+
+
 class StoreError(RuntimeError):
     """The database refused a write; the event did not happen."""
 
