@@ -144,7 +144,7 @@ class Session:
         self._marks: list[int] = []
         # When each seat went out (move number), for the summary.
         self.went_out: dict[int, int] = {}
-        self._pending: dict[int, Text] = {}
+        self._pending: Text | None = None  # a beat, told with its second card
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -182,19 +182,17 @@ class Session:
     def _apply(self, event: Event) -> None:
         """Push ``event`` and tell what happened."""
         game = self.game
-        seat = getattr(event, "seat", None)
         top = game.pile[-1] if game.pile else None
         notes = game.push(event)
         if isinstance(event, ChooseTrump):
             self.say(terminal.describe_trump(self.names[event.seat], event))
-            return
-        assert seat is not None
-        name = self.names[seat]
-        line = terminal.describe_move(name, event, top, self._pending.pop(seat, None))
-        if isinstance(event, Beat) and game.phase == "second" and game.to_act == seat:
-            self._pending[seat] = line  # told together with the second card
-        elif not isinstance(event, Take):
-            self.say(Text.assemble("  ", line, "."))
+        elif isinstance(event, (Lead, Beat, Second)):
+            line = terminal.describe_move(self.names[event.seat], event, top, self._pending)
+            self._pending = None
+            if isinstance(event, Beat) and game.phase == "second":
+                self._pending = line  # told together with the second card
+            else:
+                self.say(Text.assemble("  ", line, "."))
         for note_line in terminal.describe_notes(notes, self.names, self.moves_played):
             self.say(Text.assemble("  ", note_line))
         self._record(notes)
@@ -299,7 +297,7 @@ class Session:
         popped = [game.pop() for _ in range(len(game.events) - mark)]
         theirs = sum(1 for event in popped if getattr(event, "seat", self.you) != self.you)
         yours = "trump choice" if isinstance(popped[-1], ChooseTrump) else "move"
-        self._pending.clear()
+        self._pending = None
         self.went_out = {seat: when for seat, when in self.went_out.items() if seat in game.view(None).out_order}
         self.undos += 1
         since = f" and the {theirs} computer move{'s' if theirs != 1 else ''} after it" if theirs else ""

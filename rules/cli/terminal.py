@@ -21,7 +21,7 @@ from rich.text import Text
 
 from rules import core
 from rules.cards import SUIT_CHARS, Card, Suit
-from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SixPassed, Take, Took, WentOut
+from rules.events import Beat, ChooseTrump, Deal, Lead, Notification, Second, SixPassed, Take, Took, WentOut
 from rules.state import Outcome, View
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -63,8 +63,8 @@ def card_text(code: str, *, style: str = "") -> Text:
     return Text(Card.parse(code).label, style=f"{suit_style(code[1])} {style}".strip())
 
 
-def cards_text(codes: Sequence[str], separator: str = " ") -> Text:
-    return Text(separator).join(card_text(code) for code in codes)
+def cards_text(codes: Sequence[str]) -> Text:
+    return Text(" ").join(card_text(code) for code in codes)
 
 
 def label(code: str) -> str:
@@ -98,7 +98,7 @@ def describe_deal(deal: Deal, notes: Sequence[Notification], names: Sequence[str
     return lines
 
 
-def describe_move(name: str, event: Event, top: str | None, pending: Text | None) -> Text:
+def describe_move(name: str, event: Lead | Beat | Second, top: str | None, pending: Text | None) -> Text:
     """One move in words. A beat is reported with its second card, so ``pending`` carries it over.
 
     >>> beat = describe_move("East", Beat(seat=1, card="JH"), "9H", None)
@@ -110,10 +110,8 @@ def describe_move(name: str, event: Event, top: str | None, pending: Text | None
     if isinstance(event, Beat):
         assert top is not None
         return Text.assemble(f"{name} beat ", card_text(top), " with ", card_text(event.card))
-    if isinstance(event, Second):
-        start = pending if pending is not None else Text(f"{name}")
-        return Text.assemble(start, " and played ", card_text(event.card))
-    return Text(f"{name} took")
+    start = pending if pending is not None else Text(name)
+    return Text.assemble(start, " and played ", card_text(event.card))
 
 
 def describe_notes(notes: Sequence[Notification], names: Sequence[str], move_number: int) -> list[Text]:
