@@ -4,10 +4,13 @@ A :class:`Table` is the configuration it was created with plus its numbered even
 (people sitting down and leaving, hands starting, trump choices, deals, moves). Every
 change goes the same way, under the table's lock:
 
-1. check it (the engine's :meth:`~rules.game.Game.refusal` for a game event),
-2. commit it to the :class:`~rules.server.store.EventStore`,
-3. apply it in memory (the same code that rebuilds a table from the store at start-up),
-4. send each connection its update: its own seat's view, never another seat's cards.
+1. a game event is pushed into the engine's :class:`~rules.game.Game`, which refuses it
+   (changing nothing) unless it is legal,
+2. the event is committed to the :class:`~rules.server.store.EventStore` (a game event
+   the disk refuses is taken back),
+3. the table's bookkeeping is updated (the same code rebuilds a table from the store at
+   start-up),
+4. each connection is sent its update: its own seat's view, never another seat's cards.
 
 The server's own moves (the deal, computer seats, a move forced by the clock) are made
 by a per-table driver task; computer players think in a thread pool, off the event loop.

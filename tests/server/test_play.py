@@ -245,3 +245,27 @@ def test_leaving_frees_the_seat_for_someone_else(server: Server) -> None:
             await seat.close()
 
     asyncio.run(scenario())
+
+
+def test_a_match_of_one_hand_ends_and_leaves_the_lobby(server: Server) -> None:
+    table_id, token0 = _table(server, match_hands=1, computer=[{"seat": 1, "level": "easy"}])
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def match() -> Seat:
+        seat = Seat(url, token0, 0, rng=random.Random(8))
+        await seat.connect()
+        await seat.update()
+        await play_until([seat], hand_over)
+        await seat.send({"type": "next_hand", "last_seen": seat.event_no})
+        error = await seat.recv()
+        assert error["code"] == "match_over"
+        await seat.close()
+        return seat
+
+    seat = asyncio.run(match())
+    assert seat.last["status"] == "finished" and seat.last["score"]["match_over"]
+    assert sum(seat.last["score"]["hands_lost"]) + seat.last["score"]["draws"] == 1
+    _, lobby = server.get("/api/tables")
+    assert table_id not in {table["id"] for table in lobby["tables"]}
+    status, error = server.post(f"/api/tables/{table_id}/join", {})
+    assert status == 409 and error["code"] == "match_over"
