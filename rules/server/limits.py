@@ -50,8 +50,8 @@ class Settings:
     """WebSocket connections (players and spectators) per table."""
     send_queue: int = 256
     """Updates waiting for a slow client; past this the connection is closed (1008)."""
-    history: int = 512
-    """Updates per table kept in memory to replay exactly to a reconnecting client."""
+    history: int = 64
+    """Updates per table kept in memory to replay exactly to a reconnecting client (older: a full resync)."""
     bot_threads: int = 4
     """Threads that run computer players' searches, off the event loop."""
     computer_delay: float = 0.0
