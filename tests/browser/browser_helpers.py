@@ -127,9 +127,11 @@ _VISIBLE_POINT = """(code) => {
 class Person:
     """Someone at the page of one table, in one browser context."""
 
-    def __init__(self, page: Page, *, keyboard: bool = False) -> None:
+    def __init__(self, page: Page, *, gesture: str = "click") -> None:
+        """``gesture``: how cards are played: ``click`` (mouse), ``keyboard``, ``drag`` (onto the pile)
+        or ``mixed`` (drag and click by turns)."""
         self.page = page
-        self.keyboard = keyboard
+        self.gesture = gesture
         self.moves = 0
 
     def situation(self) -> str:
@@ -158,17 +160,25 @@ class Person:
         return result
 
     def click_card(self, code: str) -> None:
-        """Click a card of the hand with the mouse, where it shows in the fan (or pick it by keyboard)."""
-        if self.keyboard:
+        """Play a card of the hand with this person's gesture, where it shows in the fan."""
+        if self.gesture == "keyboard":
             self.page.focus(f'.hand .card[data-card="{code}"]')
             self.page.keyboard.press("Enter")
             return
         point = self.page.evaluate(_VISIBLE_POINT, code)
         assert point is not None, f"{code} is not visible in the hand"
-        self.page.mouse.click(point[0], point[1])
+        if self.gesture == "drag" or (self.gesture == "mixed" and self.moves % 2 == 0):
+            pile = self.page.locator(".pile-wrap").bounding_box()
+            assert pile is not None
+            self.page.mouse.move(point[0], point[1])
+            self.page.mouse.down()
+            self.page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=4)
+            self.page.mouse.up()
+        else:
+            self.page.mouse.click(point[0], point[1])
 
     def take(self) -> None:
-        if self.keyboard:
+        if self.gesture == "keyboard":
             self.page.keyboard.press("t")
         else:
             self.page.click(".take-btn")

@@ -42,7 +42,7 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
 
-        ada, bob = Person(ada_page), Person(bob_page, keyboard=True)
+        ada, bob = Person(ada_page), Person(bob_page, gesture="keyboard")
 
         def pictures(move: int) -> None:
             if move == 14:
@@ -75,7 +75,7 @@ def test_a_whole_game_against_the_computer(server: Server, page: Page) -> None:
     create_table(page, server.url, name="Cleo", opponent="easy")
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
     screenshot(page, "computer-trump-choice")
-    me = Person(page)
+    me = Person(page, gesture="mixed")  # cards dragged onto the pile and clicked, by turns
 
     def pictures(move: int) -> None:
         if move == 8:

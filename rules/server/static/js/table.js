@@ -15,6 +15,7 @@ const PACE_MS = 450;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const FAN_MARGIN = 18;
 const KNOWN_SHOWN = 8;
+const DRAG_START_PX = 10;
 const FAN_DROP = 12;
 
 // Suits in hand order: colours alternate, and your own trump goes to the right end.
@@ -26,7 +27,6 @@ export class TableScreen {
     this.tableId = tableId;
     this.mySeat = null;
     this.update = null;
-    this.table = null;
     this.pending = null;
     this.history = loadHistory(tableId);
     this.queue = [];
@@ -73,7 +73,6 @@ export class TableScreen {
 
   onWelcome(message) {
     this.mySeat = message.seat;
-    this.table = message.table;
     if (message.seat === null && this.connection.token) {
       // The server did not accept the saved token as a seat: watch instead.
       forgetSeat(this.tableId);
@@ -454,7 +453,7 @@ export class TableScreen {
     );
     const buttons = h("div", { class: "dialog-actions" });
     if (score.match_over || message.status === "finished") {
-      buttons.append(h("p", { class: "match-over" }, "The match is over."));
+      dialog.append(h("p", { class: "match-over" }, "The match is over."));
       buttons.append(h("a", { class: "btn primary", href: "/" }, "Back to the lobby"));
     } else if (this.mySeat !== null) {
       const next = h("button", { type: "button", class: "btn primary next-hand" }, "Next hand");
@@ -556,9 +555,48 @@ export class TableScreen {
       card.setAttribute("aria-label", `${cardName(code)}${code[1] === trump ? ", your trump" : ""}${mine ? (playable ? ", playable" : ", not playable") : ""}`);
       if (mine && !playable) card.setAttribute("aria-disabled", "true");
       card.addEventListener("click", () => this.play(code));
+      if (mine) card.addEventListener("pointerdown", (event) => this.startDrag(event, card, code));
       wrap.append(card);
     }
     return wrap;
+  }
+
+  /** A card can also be dragged onto the pile: a click or a drop plays it, a drop elsewhere puts it back. */
+  startDrag(event, card, code) {
+    if (event.button !== 0 || this.pending) return;
+    const start = { x: event.clientX, y: event.clientY };
+    let dragging = false;
+    const overPile = (e) => {
+      const pile = this.root.querySelector(".pile-wrap")?.getBoundingClientRect();
+      return Boolean(pile) && e.clientX >= pile.left && e.clientX <= pile.right && e.clientY >= pile.top && e.clientY <= pile.bottom + 40;
+    };
+    const move = (e) => {
+      const dx = e.clientX - start.x;
+      const dy = e.clientY - start.y;
+      if (!dragging && Math.hypot(dx, dy) < DRAG_START_PX) return;
+      dragging = true;
+      card.classList.add("dragging");
+      card.style.setProperty("--dx", `${dx}px`);
+      card.style.setProperty("--dy", `${dy}px`);
+      this.root.querySelector(".pile-wrap")?.classList.toggle("drop-here", overPile(e));
+    };
+    const end = (e) => {
+      card.removeEventListener("pointermove", move);
+      card.removeEventListener("pointerup", end);
+      card.removeEventListener("pointercancel", end);
+      if (!dragging) return;
+      // The click that the browser sends right after the drop is not a second play.
+      const swallow = (click) => click.stopPropagation();
+      window.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
+      card.classList.remove("dragging");
+      this.root.querySelector(".pile-wrap")?.classList.remove("drop-here");
+      if (e.type === "pointerup" && overPile(e)) this.play(code);
+    };
+    card.setPointerCapture(event.pointerId);
+    card.addEventListener("pointermove", move);
+    card.addEventListener("pointerup", end);
+    card.addEventListener("pointercancel", end);
   }
 
   layoutHand() {
@@ -593,8 +631,8 @@ export class TableScreen {
     for (const line of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(line)));
     aside.append(h("section", {}, h("h2", {}, "Last actions"), history));
     aside.append(h("section", {}, h("h2", {}, "Match"), scoreTable(message.score, message.seats, this.mySeat)));
-    const share = h("section", { class: "share" }, h("h2", {}, "Invite"), shareBox(this.tableId));
-    aside.append(share);
+    const free = message.seats.some((seat) => seat.kind === "free");
+    aside.append(h("section", { class: "share" }, h("h2", {}, free ? "Invite a friend" : "Link for watchers"), shareBox(this.tableId)));
     if (message.seed_hash) {
       aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand was dealt from; it is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
     }
