@@ -95,7 +95,7 @@ def screenshot(page: Page, name: str) -> Path:
     """Keep a picture of the page as a test artifact (artifacts/screenshots/NAME.png)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), animations="disabled")
     return path
 
 
