@@ -90,7 +90,9 @@ class EventStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
         self._db.executescript(_SCHEMA)
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        # Jobs of the current event-loop iteration, handed to the writer together: one wake-up each.
+        self._gathering: list[_Job] = []
         self._writer = threading.Thread(target=self._write_loop, name="trumps-store", daemon=True)
         self._writer.start()
         self.commits = 0
@@ -142,15 +144,21 @@ class EventStore:
     async def _submit(self, writes: list[_Write]) -> None:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._jobs.put((writes, loop, done))
+        if not self._gathering:
+            loop.call_soon(self._hand_over)
+        self._gathering.append((writes, loop, done))
         await done
+
+    def _hand_over(self) -> None:
+        self._jobs.put(self._gathering)
+        self._gathering = []
 
     def _write_loop(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
+            jobs = self._jobs.get()
+            if jobs is None:
                 return
-            batch = [job]
+            batch = list(jobs)
             stop = False
             while len(batch) < 1000:
                 try:
@@ -160,7 +168,7 @@ class EventStore:
                 if more is None:
                     stop = True
                     break
-                batch.append(more)
+                batch += more
             self._commit(batch)
             if stop:
                 return
@@ -196,6 +204,8 @@ class EventStore:
 
     def close(self) -> None:
         """Finish the queued writes, then close the file."""
+        if self._gathering:
+            self._hand_over()
         self._jobs.put(None)
         self._writer.join()
         self._db.close()
