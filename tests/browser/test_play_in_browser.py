@@ -21,6 +21,14 @@ def test_lobby_offers_a_table_and_the_table_page_loads(server: Server, page: Pag
     expect(page.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text("Duel")
 
 
+def test_a_wrong_link_says_so_in_plain_words(server: Server, page: Page) -> None:
+    page.goto(f"{server.url}/?table=no-such-table")
+    expect(page.locator(".missing h2")).to_have_text("No such table")
+    expect(page.locator(".missing")).to_contain_text("the link may be wrong")
+    page.click(".missing .btn")
+    expect(page.locator(".create-btn")).to_be_visible()
+
+
 def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> None:
     desktop = browser.new_context(viewport={"width": 1280, "height": 860})
     phone = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark", has_touch=True)

@@ -111,6 +111,16 @@ export class TableScreen {
 
   onError(message) {
     this.pending = null;
+    if (message.code === "not_found") {
+      // No such table: retrying cannot help.
+      this.connection.close();
+      setConnection("", "");
+      this.root.replaceChildren(h("div", { class: "lobby" }, h("section", { class: "panel missing" },
+        h("h2", {}, "No such table"),
+        h("p", {}, errorText(message)),
+        h("a", { class: "btn primary", href: "/" }, "Go to the lobby"))));
+      return;
+    }
     if (message.code === "bad_token") {
       forgetSeat(this.tableId);
       this.connection.useToken(null);
@@ -194,6 +204,8 @@ export class TableScreen {
 
   async leave() {
     const seat = savedSeat(this.tableId);
+    const playing = this.update?.status === "playing";
+    if (seat && playing && !window.confirm("Leave the table? Your seat becomes free for someone else.")) return;
     if (seat) {
       try {
         await api.leaveTable(this.tableId, seat.token);
