@@ -327,6 +327,10 @@ export class TableScreen {
     if (place >= 0) return `Out · ${["1st", "2nd", "3rd", "4th"][place]}`;
     if (view.outcome) return view.outcome.loser === seat ? "Lost the hand" : "";
     const level = info.kind === "computer" && info.level ? `${info.level} · ` : "";
+    if (view.phase === "trump_choice" && view.to_act !== seat) {
+      const suit = view.trumps[seat];
+      return `${level}${suit ? `chose ${suitName(suit)}` : "waits to choose"}`;
+    }
     if (view.to_act !== seat) return `${level}${view.hand_counts[seat]} cards`;
     if (view.phase === "trump_choice") return "Choosing a trump…";
     const clock = message.deadline ? " · " : "";
