@@ -369,6 +369,7 @@ def test_2_6_take_3_5_or_the_whole_pile(top: str, size: int, taken: int) -> None
     game = Game.from_position(
         read_log("\n".join([header(), position_line("SH", [["7D"], ["8D"]], pile, 0, "respond")])).events[0]
     )
+    assert [event.count for event in game.legal_moves() if isinstance(event, Take)] in ([taken], [None])
     notes = game.push(Take(seat=0))
     assert game.pile == pile[: size - taken]
     assert game.state().hands[0] == sorted(["7D", *pile[size - taken :]], key=CODES.index)

@@ -227,6 +227,9 @@ def assert_same(game: Game, oracle: Oracle) -> None:
     assert len(moves) == len(set(moves)), "a legal move is listed twice"
     assert set(moves) == set(oracle.legal_moves())
     assert {event.seat for event in game.legal_moves()} == {oracle.to_act}
+    for event in game.legal_moves():
+        if event.type == "take" and event.count is not None:  # a listed take may say how many it takes
+            assert event.count == cards_to_take(oracle.pile, oracle.trumps[oracle.to_act])
 
 
 def assert_same_refusals(game: Game, oracle: Oracle, rng: random.Random) -> None:
