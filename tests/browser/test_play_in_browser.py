@@ -46,8 +46,11 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
 
         # Bob opens the link he was sent and takes the free seat.
         bob_page.goto(link)
+        bob_page.fill(".join-name", "Bob")
         bob_page.click(".take-seat")
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
+        expect(ada_page.locator('.opponents .seat-box[data-seat="1"] .name')).to_have_text("Bob")
+        expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("Ada")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
 
         ada, bob = Person(ada_page), Person(bob_page, gesture="keyboard")
@@ -94,6 +97,8 @@ def test_a_whole_game_against_the_computer(server: Server, page: Page) -> None:
     expect(page.locator(".outcome-dialog .score-table caption")).to_contain_text("1 hand played")
     history = page.inner_text(".history")
     assert "Computer" in history and "You" in history
+    # The revealed seed hashes to the fingerprint published before the deal.
+    expect(page.locator(".seed-ok")).to_contain_text("matches the fingerprint")
     screenshot(page, "computer-end")
 
 

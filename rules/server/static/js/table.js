@@ -3,7 +3,7 @@
 // Everything shown comes from the server's `update` messages (docs/protocol.md): the view's
 // `legal_moves` say which cards are playable; no rule is worked out here.
 
-import { api, forgetSeat, savedName, savedSeat, saveSeat } from "./api.js";
+import { api, forgetSeat, saveName, savedName, savedSeat, saveSeat } from "./api.js";
 import { cardLabel, cardName, isRed, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { h, setConnection, showToast } from "./ui.js";
@@ -192,6 +192,8 @@ export class TableScreen {
   }
 
   async takeSeat(seat) {
+    const name = this.root.querySelector(".join-name");
+    if (name) saveName(name.value.trim());
     try {
       const joined = await api.joinTable(this.tableId, seat, savedName() || null);
       saveSeat(this.tableId, joined.seat, joined.token);
@@ -299,7 +301,7 @@ export class TableScreen {
       "aria-label": `${seatName(seats, seat, this.mySeat)}${toAct ? ", to play" : ""}`,
     });
     box.append(trumpBadge(trump));
-    box.append(h("span", { class: "name" }, seatName(seats, seat, this.mySeat), info.kind === "human" && !info.connected && seat !== this.mySeat ? " (away)" : ""));
+    box.append(h("span", { class: "name" }, seatName(seats, seat, this.mySeat)));
     box.append(h("span", { class: "status" }, this.seatStatus(seat)));
     if (seat !== this.mySeat && view && view.phase !== "trump_choice") {
       const fan = h("div", { class: "back-fan", "aria-label": `${count} cards` });
@@ -322,7 +324,7 @@ export class TableScreen {
     const view = message.view;
     const info = message.seats[seat];
     if (info.kind === "free") return "Free seat";
-    if (!view) return info.kind === "computer" ? "Ready" : info.connected ? "Ready" : "Not connected";
+    if (!view) return "Ready";
     const place = view.out_order.indexOf(seat);
     if (place >= 0) return `Out · ${["1st", "2nd", "3rd", "4th"][place]}`;
     if (view.outcome) return view.outcome.loser === seat ? "Lost the hand" : "";
@@ -500,7 +502,11 @@ export class TableScreen {
   }
 
   joinButtons(free) {
-    const row = h("div", { class: "join-row" });
+    const name = h("input", {
+      type: "text", class: "join-name", maxlength: 32, value: savedName(), placeholder: "Your name", "aria-label": "Your name",
+    });
+    name.addEventListener("change", () => saveName(name.value.trim()));
+    const row = h("div", { class: "join-row" }, name);
     for (const seat of free) {
       const button = h("button", { type: "button", class: "btn primary take-seat", "data-seat": seat.seat }, `Sit in seat ${seat.seat + 1}`);
       button.addEventListener("click", () => this.takeSeat(seat.seat));
@@ -649,13 +655,28 @@ export class TableScreen {
     aside.append(h("section", {}, h("h2", {}, "Match"), scoreTable(message.score, message.seats, this.mySeat)));
     const free = message.seats.some((seat) => seat.kind === "free");
     aside.append(h("section", { class: "share" }, h("h2", {}, free ? "Invite a friend" : "Link for watchers"), shareBox(this.tableId)));
-    if (message.seed_hash) {
-      aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand was dealt from; it is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
+    if (message.hand_end) {
+      aside.append(this.seedCheck(message.hand_end));
+    } else if (message.seed_hash) {
+      aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand is dealt from; the seed is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
     }
     const leave = h("button", { type: "button", class: "btn small leave" }, this.mySeat === null ? "Back to the lobby" : "Leave the table");
     leave.addEventListener("click", () => this.leave());
     aside.append(leave);
     return aside;
+  }
+
+  /** The revealed seed, and whether its SHA-256 is the fingerprint published before the deal. */
+  seedCheck(handEnd) {
+    const line = h("p", { class: "seed" }, `Seed revealed: ${handEnd.seed}.`);
+    const digest = globalThis.crypto?.subtle?.digest("SHA-256", new TextEncoder().encode(handEnd.seed));
+    digest?.then((buffer) => {
+      const hex = [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+      line.append(hex === handEnd.seed_hash
+        ? h("span", { class: "seed-ok" }, " It matches the fingerprint published before the deal ✓")
+        : h("span", { class: "seed-bad" }, " It does NOT match the fingerprint published before the deal!"));
+    });
+    return line;
   }
 
   tickClock() {
