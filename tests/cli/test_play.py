@@ -292,3 +292,40 @@ def test_no_undo_means_no_undo() -> None:
         session.run()
     assert "undo is off in this game (--no-undo)" in output.getvalue()
     assert "lead" in [event.type for event in game.events]
+
+
+def test_at_a_real_terminal_the_cards_are_in_colour(tmp_path: Path) -> None:
+    """Through a pseudo-terminal: the interactive path (line editing, colour), stopped with q."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    log = tmp_path / "tty.jsonl"
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--seed", "2", "--save", str(log)]
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="90", LINES="40")
+    env.pop("NO_COLOR", None)
+    with subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env) as process:
+        os.close(slave)
+        screen = b""
+        sent = False
+        while True:
+            ready, _, _ = select.select([master], [], [], 20)
+            assert ready, screen.decode(errors="replace")[-500:]
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the terminal closed: the game has exited
+                break
+            if not chunk:
+                break
+            screen += chunk
+            if not sent and b"your trump>" in screen:
+                os.write(master, b"q\n")
+                sent = True
+        process.wait(timeout=20)
+    os.close(master)
+    text = screen.decode()
+    assert process.returncode == 0
+    assert "\x1b[31m♥ hearts" in text or "\x1b[31m♦ diamonds" in text  # red suits, in colour
+    assert "Game stopped" in text
+    # North (left of the dealer) had chosen; you stopped at your own choice.
+    assert [(event.type, getattr(event, "seat", None)) for event in read_log_file(log).events] == [("choose_trump", 1)]
