@@ -404,8 +404,10 @@ export class TableScreen {
         pile.append(h("div", { class: "stack-edge", title: `${view.pile.length - shown.length} more below` }));
       }
       const reach = this.takeCount() ?? 0;
+      const myTrump = this.mySeat === null ? null : view.trumps[this.mySeat];
       shown.forEach((code, i) => {
         const card = makeCard(code);
+        if (myTrump && code[1] === myTrump) card.append(h("span", { class: "trump-mark", title: "Your trump" }, "T"));
         const fromTop = shown.length - 1 - i;
         if (fromTop === 0) card.classList.add("top");
         if (fromTop === 0 && code === this.justPlayed) {
