@@ -4,7 +4,9 @@ Games start from rules (2-4 players, any dealer, every rule option, a seeded or 
 deal) or from a random position. Each step plays legal moves, tries an illegal event
 (out of turn, a card not in hand, the wrong kind of event, a card that does not beat, a
 take ``must_beat`` forbids, anything after the end, a bad deal, a late position), or
-takes events back. After every step the invariants below are checked.
+takes events back. After every step the invariants below are checked; after every
+accepted event, the notifications (sixes passed, cards taken, going out, the turn passing,
+the end) are checked against the change of state.
 """
 
 from __future__ import annotations
@@ -23,11 +25,16 @@ from rules.events import (
     Beat,
     ChooseTrump,
     Deal,
+    GameOver,
     Lead,
     Position,
     Second,
+    SixPassed,
     Start,
     Take,
+    Took,
+    TurnPassed,
+    WentOut,
     event_json,
     parse_event,
 )
@@ -144,11 +151,60 @@ class GameMachine(RuleBasedStateMachine):
         return (game.state(), views, game.events, game.legal_moves(), core_state)
 
     def push(self, event: Any) -> None:
+        game = self.game
         before = self.picture()
-        self.game.push(event)
+        seat, pile, hand = game.to_act, game.pile, [] if game.to_act is None else game.hand(game.to_act)
+        notes = game.push(event)
         self.history.append(before)
         if isinstance(event, Deal):
             self.cards = sorted(CODES, key=CODES.index)
+            self.check_sixes_passed(event, notes)
+            return
+        if isinstance(event, (ChooseTrump, Position)):
+            assert notes == []
+            return
+        self.check_notifications(event, seat, pile, hand, notes)
+
+    def check_sixes_passed(self, deal: Deal, notes: list[Any]) -> None:
+        """§2.2: one notification per six of another player's trump, and it moved."""
+        trumps = self.game.trumps
+        expected = set()
+        if self.game.rules.pass_sixes:
+            for holder, dealt in enumerate(deal.hands):
+                for card in dealt:
+                    owner = trumps.index(card[1]) if card[0] == "6" and card[1] in trumps else holder
+                    if owner != holder:
+                        expected.add((card, holder, owner))
+        assert {(note.card, note.from_seat, note.to_seat) for note in notes if isinstance(note, SixPassed)} == expected
+        assert all(isinstance(note, SixPassed) for note in notes)
+        for card, _, owner in expected:
+            assert card in self.game.hand(owner)
+
+    def check_notifications(
+        self, move: Any, seat: int | None, pile: list[str], hand: list[str], notes: list[Any]
+    ) -> None:
+        """What the rules did on their own is announced, exactly once, and matches the new state."""
+        game = self.game
+        kinds = [type(note) for note in notes]
+        assert len(kinds) == len(set(kinds)), notes
+        took = [note for note in notes if isinstance(note, Took)]
+        if isinstance(move, Take):
+            assert took == [Took(seat=move.seat, cards=pile[len(game.pile) :], whole_pile=not game.pile)]
+        else:
+            assert took == []
+        went_out = [note for note in notes if isinstance(note, WentOut)]
+        gone = not isinstance(move, Take) and hand == [move.card]
+        assert went_out == ([WentOut(seat=move.seat, place=len(game.view(None).out_order))] if gone else [])
+        over = [note for note in notes if isinstance(note, GameOver)]
+        turn = [note for note in notes if isinstance(note, TurnPassed)]
+        if game.outcome is not None:
+            outcome = game.outcome
+            assert over == [GameOver(result=outcome.result, loser=outcome.loser, reason=outcome.reason)]
+            assert turn == []
+        else:
+            assert over == []
+            passed = game.to_act != seat
+            assert turn == ([TurnPassed(seat=game.to_act, phase=game.phase)] if passed else [])  # type: ignore[arg-type]
 
     def try_event(self, attempt: Any) -> None:
         """Push ``attempt`` if the rules allow it; otherwise check it is refused and changes nothing."""
