@@ -386,7 +386,7 @@ def test_dealt_games_agree_with_the_oracle_ply_by_ply(rule_set: int) -> None:
 
 
 POSITION_BLOCKS = 2
-POSITIONS_PER_BLOCK = 250
+POSITIONS_PER_BLOCK = 200
 
 
 @pytest.mark.parametrize("block", range(POSITION_BLOCKS))
