@@ -84,6 +84,23 @@ def test_1_the_next_player_skips_players_who_hold_no_cards_4_players() -> None:
     assert game.to_act == 1  # seat 2 took (whole pile) → seat 3 leads, seat 0 skipped after it
 
 
+def test_1_turns_skip_a_player_who_went_out_during_play() -> None:
+    # 3 players: seat 0 leads its last card and goes out; from then on the turn goes 1 → 2 → 1.
+    game = at_position("SHD", [["7C"], ["8C", "9H"], ["TC", "JD", "QD"]], [], 0, "lead", "lead 0 7C", "take 1")
+    assert (game.phase, game.to_act) == ("lead", 2)
+    game = at_position(
+        "SHD", [["7C"], ["8C", "9H"], ["TC", "JD", "QD"]], [], 0, "lead", "lead 0 7C", "take 1", "lead 2 JD"
+    )
+    assert (game.phase, game.to_act) == ("respond", 1)  # seat 0 is skipped
+    # 4 players: seat 1 goes out by beating with its last card; seat 0's take passes the turn to seat 2.
+    hands = [["7C", "8H"], ["QD"], ["TC", "JC"], ["9C", "AC"]]
+    game = at_position("SHDC", hands, ["TD"], 1, "respond", "beat 1 QD", "take 2", "lead 3 9C")
+    assert game.view(None).out_order == [1]
+    assert (game.phase, game.to_act) == ("respond", 0)
+    game = at_position("SHDC", hands, ["TD"], 1, "respond", "beat 1 QD", "take 2", "lead 3 9C", "take 0")
+    assert (game.phase, game.to_act) == ("lead", 2)  # from seat 0, past seat 1 who went out
+
+
 def test_1_the_duel_is_the_default() -> None:
     game = read_log('{"type": "start"}')
     assert game.rules == RuleSet(players=2, dealer=0, pass_sixes=True, must_beat=False)
