@@ -9,11 +9,13 @@ hearts.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from engine_kit import at_position, deal_line, header, legal, move_line, position_line, replay
 
+from rules import core
 from rules.cards import CODES
 from rules.events import Deal, SixPassed, Take, Took, TurnPassed, WentOut, parse_event
 from rules.game import Game, IllegalEvent
@@ -236,6 +238,21 @@ def test_2_2_the_whole_pack_is_dealt_36_over_n_cards_each(players: int) -> None:
     refused(*lines, deal_line([*deal.hands[:-1]]))
     game = replay(*lines, deal_line([list(hand) for hand in deal.hands]))
     assert sum(len(hand) for hand in game.state().hands) == 36
+
+
+class _Unshuffled(random.Random):
+    """A random source whose shuffle leaves the pack in order, to see who gets which card."""
+
+    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+        return None
+
+
+@pytest.mark.parametrize(("players", "dealer"), [(p, d) for p in (2, 3, 4) for d in range(p)])
+def test_2_2_the_deal_goes_one_card_at_a_time_from_the_dealers_left(players: int, dealer: int) -> None:
+    hands = core.deal_pack(players, dealer, _Unshuffled())
+    pack = list(CODES)
+    for index, card in enumerate(pack):
+        assert card in [c.code for c in hands[(dealer + 1 + index) % players]]
 
 
 # --- §2.3 Lead -------------------------------------------------------------------------------
