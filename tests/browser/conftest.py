@@ -1,4 +1,8 @@
-"""Fixtures of the browser tests: one server and one Chromium for the whole module run."""
+"""Fixtures of the browser tests: one server and one Chromium per test module.
+
+Module scope, not session scope: Playwright's sync API runs an asyncio loop in the main
+thread while it is open, and later test modules (the server's) call ``asyncio.run``.
+"""
 
 from __future__ import annotations
 
@@ -14,14 +18,14 @@ if not Path(CHROMIUM).exists():
     raise RuntimeError(f"{CHROMIUM} is missing: apt-get install chromium (run-tests does it)")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     served = Server(tmp_path_factory.mktemp("browser") / "tables.sqlite3").start()
     yield served
     served.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         chromium = launch(playwright)

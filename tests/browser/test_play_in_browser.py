@@ -11,14 +11,26 @@ OUTCOMES = {"You won this hand!", "You lost this hand", "Draw"}
 MY_TURN = "document.querySelector('.table-view')?.dataset.myTurn === 'yes'"
 
 
-def test_lobby_offers_a_table_and_the_table_page_loads(server: Server, page: Page) -> None:
+def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, page: Page, browser: Browser) -> None:
     page.goto(server.url)
     expect(page.locator("h1")).to_have_text("Your trumps")
-    expect(page.locator(".create-btn")).to_be_enabled()
     screenshot(page, "lobby")
-    table_id = create_table(page, server.url, name="Ada")
-    page.goto(server.url)
-    expect(page.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text("Duel")
+    table_id = create_table(page, server.url, name="Gus", opponent="free")
+
+    stranger = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        lobby = stranger.new_page()
+        lobby.goto(server.url)
+        listed = lobby.locator(f'.table-item[data-table="{table_id}"]')
+        expect(listed).to_contain_text("Duel · waiting for 1 player")
+        expect(listed).to_contain_text("Gus · free seat")
+        listed.locator(".join").click()
+        expect(lobby.locator(".table-view")).to_have_attribute("data-seat", "1")
+        assert lobby.evaluate("new URLSearchParams(location.search).get('table')") == table_id
+    finally:
+        stranger.close()
+    # The creator's page sees the table start: the first trump is chosen by the creator.
+    expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
 
 
 def test_a_wrong_link_says_so_in_plain_words(server: Server, page: Page) -> None:
