@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from rules.events import EventError, Start, event_json, parse_event
 from rules.game import Game, IllegalEvent
+
+_Text = TypeVar("_Text", str, bytes)
 
 
 class LogError(ValueError):
@@ -29,10 +32,14 @@ class LogError(ValueError):
 def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = None) -> Game:
     """Replay a log (its text, or its lines) and return the game; raises :class:`LogError`.
 
-    Blank lines are passed over but counted, so line numbers match an editor's.
+    Lines end at ``\n`` only (a ``\r`` before it is dropped), as JSON Lines says, so a
+    Unicode line separator inside a JSON string does not split a line. Blank lines are
+    passed over but counted, so line numbers match an editor's.
     """
-    if isinstance(source, str | bytes):
-        source = source.splitlines()
+    if isinstance(source, str):
+        source = _lines(source, "\n", "\r")
+    elif isinstance(source, bytes):
+        source = _lines(source, b"\n", b"\r")
     game: Game | None = None
     number = 0
     for number, raw in enumerate(source, start=1):
@@ -60,6 +67,13 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
     if game is None:
         raise LogError(number + 1, "the log is empty: it must start with a start header")
     return game
+
+
+def _lines(text: _Text, newline: _Text, carriage_return: _Text) -> list[_Text]:
+    lines = text.split(newline)
+    if lines and not lines[-1]:
+        lines.pop()
+    return [line.removesuffix(carriage_return) for line in lines]
 
 
 def read_log_file(path: str | Path) -> Game:
