@@ -84,7 +84,8 @@ def at_position(
 def legal(game: Game) -> set[str]:
     """The legal moves in the compact notation, e.g. ``{"beat 1 QD", "take 1"}``."""
     notation = set()
-    for event in game.legal_moves():
+    listed: list[Any] = game.legal_moves()
+    for event in listed:
         if event.type == "choose_trump":
             notation.add(f"choose {event.seat} {event.suit}")
         elif event.type == "take":

@@ -17,7 +17,7 @@ from engine_kit import at_position, deal_line, header, legal, move_line, positio
 
 from rules import core
 from rules.cards import CODES
-from rules.events import Deal, SixPassed, Take, Took, TurnPassed, WentOut, parse_event
+from rules.events import Deal, Position, SixPassed, Take, Took, TurnPassed, WentOut, parse_event
 from rules.game import Game, IllegalEvent
 from rules.log import LogError, read_log
 from rules.options import RuleSet
@@ -137,7 +137,7 @@ def test_2_1_trumps_are_chosen_one_at_a_time_from_the_dealers_left(players: int,
         lines.append(f"choose {seat} {suit}")
     game = replay(*lines)
     assert (game.phase, game.to_act, game.legal_moves()) == ("deal", None, [])
-    expected = [None] * players
+    expected: list[str | None] = [None] * players
     for turn, suit in enumerate(chosen):
         expected[(dealer + 1 + turn) % players] = suit
     assert game.trumps == expected
@@ -202,7 +202,7 @@ def test_2_2_the_passing_of_sixes_is_announced() -> None:
     game = Game(RuleSet(players=2))
     game.push(_event("choose 1 S"))
     game.push(_event("choose 0 D"))
-    notes = game.push(Deal(hands=DUEL_DEAL))  # type: ignore[arg-type]
+    notes = game.push(Deal(hands=DUEL_DEAL))
     passed = sorted((note.card, note.from_seat, note.to_seat) for note in notes if isinstance(note, SixPassed))
     assert passed == [("6D", 1, 0), ("6S", 0, 1)]
     assert game.view(1).known[1] == ["6S"]  # everybody knows where a passed six went
@@ -243,7 +243,7 @@ def test_2_2_the_whole_pack_is_dealt_36_over_n_cards_each(players: int) -> None:
 class _Unshuffled(random.Random):
     """A random source whose shuffle leaves the pack in order, to see who gets which card."""
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         return None
 
 
@@ -400,9 +400,9 @@ TAKE_CASES = [
 @pytest.mark.parametrize(("top", "size", "taken"), TAKE_CASES)
 def test_2_6_take_3_5_or_the_whole_pile(top: str, size: int, taken: int) -> None:
     pile = [*FILLER[: size - 1], top]
-    game = Game.from_position(
-        read_log("\n".join([header(), position_line("SH", [["7D"], ["8D"]], pile, 0, "respond")])).events[0]
-    )
+    position = read_log("\n".join([header(), position_line("SH", [["7D"], ["8D"]], pile, 0, "respond")])).events[0]
+    assert isinstance(position, Position)
+    game = Game.from_position(position)
     assert [event.count for event in game.legal_moves() if isinstance(event, Take)] in ([taken], [None])
     notes = game.push(Take(seat=0))
     assert game.pile == pile[: size - taken]
@@ -412,7 +412,7 @@ def test_2_6_take_3_5_or_the_whole_pile(top: str, size: int, taken: int) -> None
     # then it is the next player's turn: to answer what is left (§2.7), or to lead
     assert game.to_act == 1
     assert game.phase == ("respond" if taken < size else "lead")
-    assert TurnPassed(seat=1, phase=game.phase) in notes  # type: ignore[arg-type]
+    assert TurnPassed(seat=1, phase=game.phase) in notes
 
 
 def test_2_6_a_take_with_a_count_field_must_give_that_count() -> None:

@@ -226,8 +226,9 @@ def assert_same(game: Game, oracle: Oracle) -> None:
     moves = engine_moves(game)
     assert len(moves) == len(set(moves)), "a legal move is listed twice"
     assert set(moves) == set(oracle.legal_moves())
-    assert {event.seat for event in game.legal_moves()} == {oracle.to_act}
-    for event in game.legal_moves():
+    listed: list[Any] = game.legal_moves()
+    assert {event.seat for event in listed} == {oracle.to_act}
+    for event in listed:
         if event.type == "take" and event.count is not None:  # a listed take may say how many it takes
             assert event.count == cards_to_take(oracle.pile, oracle.trumps[oracle.to_act])
 
@@ -283,7 +284,8 @@ def choose_trumps(game: Game, rng: random.Random, players: int, dealer: int) -> 
         assert game.phase == "trump_choice"
         assert game.to_act == seat
         free = [suit for suit in SUITS if suit not in trumps]
-        assert [(event.seat, event.suit) for event in game.legal_moves()] == [(seat, suit) for suit in free]
+        listed: list[Any] = game.legal_moves()
+        assert [(event.seat, event.suit) for event in listed] == [(seat, suit) for suit in free]
         taken = [suit for suit in SUITS if suit not in free]
         for suit in taken:
             assert game.refusal(ChooseTrump(seat=seat, suit=suit)) is not None  # type: ignore[arg-type]

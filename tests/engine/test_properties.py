@@ -143,7 +143,7 @@ class GameMachine(RuleBasedStateMachine):
         """Everything observable about the game, to compare before and after."""
         game = self.game
         views = tuple(game.view(seat) for seat in [None, *range(game.rules.players)])
-        core_state = None
+        core_state: tuple[Any, ...] | None = None
         if game.phase not in ("trump_choice", "deal"):
             state = game.core_state()
             core_state = (tuple(state.hands), state.pile, state.to_act, state.phase, state.out_order, state.outcome)
@@ -280,7 +280,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(pack=st.permutations(CODES))
     def deal_a_drawn_pack(self, pack: list[str]) -> None:
         size = 36 // self.game.rules.players
-        self.try_deal(Deal(hands=[pack[i : i + size] for i in range(0, 36, size)]))  # type: ignore[arg-type]
+        self.try_deal(Deal(hands=[pack[i : i + size] for i in range(0, 36, size)]))
 
     def try_deal(self, deal: Deal) -> None:
         players = self.game.rules.players
@@ -336,7 +336,7 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: bool(self.game.legal_moves()))
     @rule(choice=st.integers(0, 10**6), shift=st.integers(1, 3))
     def a_legal_move_out_of_turn(self, choice: int, shift: int) -> None:
-        moves = self.game.legal_moves()
+        moves: list[Any] = self.game.legal_moves()
         move = moves[choice % len(moves)]
         self.try_event(move.model_copy(update={"seat": (move.seat + shift) % self.game.rules.players}))
 
@@ -376,7 +376,7 @@ class GameMachine(RuleBasedStateMachine):
         for size in sizes:
             hands.append(cards[start : start + size])
             start += size
-        self.try_deal(Deal(hands=hands))  # type: ignore[arg-type]
+        self.try_deal(Deal(hands=hands))
 
     @precondition(lambda self: bool(self.game.events))
     @rule(position=positions())
@@ -415,7 +415,7 @@ class GameMachine(RuleBasedStateMachine):
     @invariant()
     def exactly_one_seat_acts_except_at_the_deal_and_the_end(self) -> None:
         game = self.game
-        moves = game.legal_moves()
+        moves: list[Any] = game.legal_moves()
         event(f"phase: {game.phase}")
         if game.outcome is not None:
             event(f"outcome: {game.outcome.reason or game.outcome.result}")
@@ -535,5 +535,6 @@ def test_core_and_the_game_list_the_same_moves_at_the_start() -> None:
     while game.phase == "trump_choice":
         game.push(game.legal_moves()[0])
     game.push(game.sample_deal())
-    assert [event.card for event in game.legal_moves()] == game.hand(2)
+    listed: list[Any] = game.legal_moves()
+    assert [event.card for event in listed] == game.hand(2)
     assert len(core.legal_moves(game.core_state())) == len(game.hand(2))

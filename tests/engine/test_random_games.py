@@ -231,7 +231,7 @@ def test_undo_restores_the_state_exactly(seed: int) -> None:
     state = game.core_state()
     start = snapshot(state)
     rng = random.Random(seed)
-    tokens = []
+    tokens: list[core.Undo] = []
     while state.phase != core.FINISHED:
         whole = len(tokens) % 64 == 0
         before = snapshot(state, with_seen=whole)
