@@ -548,7 +548,9 @@ def test_3_a_lead_position_counts_as_its_own_first_occurrence() -> None:
 
 
 def test_3_a_position_in_phase_second_is_not_an_occurrence() -> None:
-    # Seat 1 is about to play KH as its second card: the circle's start is reached only then.
+    # Seat 1 is about to play KH as its second card. The position line itself is no occurrence
+    # (positions are compared only when the turn passes); the circle's start, reached by that
+    # second card, is the first occurrence, so the draw comes after two more laps, not before.
     hands = [["JH", "8H"], ["JS", "TD", "6H", "KH"]]
     moves = ["second 1 KH", *CIRCLE, *CIRCLE]
     game = at_position("SH", hands, ["8C", "TH"], 1, "second", *moves[:-1])
