@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -76,6 +77,9 @@ class StoreError(RuntimeError):
     """The database refused a write; the event did not happen."""
 
 
+WAL_RESTART_BYTES = 32 * 1024 * 1024
+"""Past this size the writer truncates the write-ahead log (under steady play it never stops growing else)."""
+
 _Write = tuple[str, tuple[Any, ...]]
 _Job = tuple[list[_Write], asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 
@@ -89,7 +93,15 @@ class EventStore:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if sync == 'full' else 'NORMAL'}")
+        # Checkpoints (copying the WAL into the database file, with its own fsync) run in a
+        # thread of their own, so that a slow disk seldom holds up a commit of moves; the writer
+        # only restarts the WAL once it has grown large (see _commit).
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._db.execute("PRAGMA busy_timeout=10000")
         self._db.executescript(_SCHEMA)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="trumps-checkpoint", daemon=True)
+        self._checkpointer.start()
         self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         # Jobs of the current event-loop iteration, handed to the writer together: one wake-up each.
         self._gathering: list[_Job] = []
@@ -195,6 +207,8 @@ class EventStore:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             failures = dict.fromkeys(range(len(batch)), str(error))
+        else:
+            self._restart_wal_if_large()
         # One wake-up of the event loop per batch, not one per job.
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], str | None]]] = {}
         for index, (_, loop, done) in enumerate(batch):
@@ -202,12 +216,35 @@ class EventStore:
         for loop, outcomes in by_loop.items():
             loop.call_soon_threadsafe(_settle, outcomes)
 
+    def _restart_wal_if_large(self) -> None:
+        if self.commits % 100:
+            return
+        try:
+            if os.path.getsize(f"{self.path}-wal") > WAL_RESTART_BYTES:
+                # The background checkpoints have copied nearly all of it already: this is quick.
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except (OSError, sqlite3.Error):
+            pass  # housekeeping only: the events are committed either way
+
+    def _checkpoint_loop(self, every: float = 1.0) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(every):
+                # PASSIVE: copies what it can without waiting for, or blocking, the writer.
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            pass  # a checkpoint is housekeeping; the next start-up checkpoints anyway
+        finally:
+            db.close()
+
     def close(self) -> None:
         """Finish the queued writes, then close the file."""
         if self._gathering:
             self._hand_over()
         self._jobs.put(None)
         self._writer.join()
+        self._stop.set()
+        self._checkpointer.join()
         self._db.close()
 
 
