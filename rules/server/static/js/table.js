@@ -662,6 +662,7 @@ export class TableScreen {
     } else if (message.seed_hash) {
       aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand is dealt from; the seed is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
     }
+    if (this.mySeat !== null) aside.append(h("p", { class: "keys" }, "Keys: ← → pick a card, Enter plays it, T takes, N next hand."));
     const leave = h("button", { type: "button", class: "btn small leave" }, this.mySeat === null ? "Back to the lobby" : "Leave the table");
     leave.addEventListener("click", () => this.leave());
     aside.append(leave);
