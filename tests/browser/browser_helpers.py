@@ -162,7 +162,12 @@ class Person:
     def click_card(self, code: str) -> None:
         """Play a card of the hand with this person's gesture, where it shows in the fan."""
         if self.gesture == "keyboard":
-            self.page.focus(f'.hand .card[data-card="{code}"]')
+            # From the first card of the hand, arrow keys to the card, Enter plays it.
+            self.page.focus(".hand .card")
+            for _ in range(self.hand().index(code)):
+                self.page.keyboard.press("ArrowRight")
+            focused = self.page.evaluate("document.activeElement.dataset.card")
+            assert focused == code, f"the arrow keys reached {focused}, not {code}"
             self.page.keyboard.press("Enter")
             return
         point = self.page.evaluate(_VISIBLE_POINT, code)

@@ -65,6 +65,11 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
         expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("Ada")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
 
+        # Bob's phone is narrow and dark: the table fits its width, on a dark page.
+        assert bob_page.evaluate("document.scrollingElement.scrollWidth") <= 390
+        assert bob_page.evaluate("getComputedStyle(document.body).backgroundColor") != ada_page.evaluate(
+            "getComputedStyle(document.body).backgroundColor"
+        )
         ada, bob = Person(ada_page), Person(bob_page, gesture="keyboard")
 
         def pictures(move: int) -> None:
@@ -73,6 +78,7 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
                 screenshot(bob_page, "duel-phone-dark-mid")
 
         moves = play_until_over([ada, bob], after_move=pictures)
+        assert bob_page.evaluate("document.scrollingElement.scrollWidth") <= 390
         assert moves > 10 and ada.moves > 3 and bob.moves > 3
 
         ada_says = ada_page.inner_text("#outcome-title")
