@@ -14,6 +14,7 @@ import datetime
 import re
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -166,11 +167,8 @@ class Session:
 
     def _bot_move(self, seat: int) -> Event:
         """The computer's move at ``seat``, with a spinner at a terminal in case it thinks for a while."""
-        view = self.game.view(seat)
-        if not self.console.is_terminal:
-            return self.bots[seat].choose(view)
-        with self.console.status(f"{self.names[seat]} is thinking…", spinner="dots"):
-            return self.bots[seat].choose(view)
+        with self._thinking(f"{self.names[seat]} is thinking…"):
+            return self.bots[seat].choose(self.game.view(seat))
 
     def say(self, line: Text | str) -> None:
         self.console.print(line, highlight=False)
@@ -276,13 +274,22 @@ class Session:
         return Second(seat=self.you, card=code)
 
     def _hint(self) -> Text:
+        """What the strongest computer player would do in your place."""
         if _HINT is None:
             return Text("no hint in this version: the computer players cannot give one yet", style="yellow")
         if self.game.phase == "trump_choice":
             return Text("no hint for the trump choice: it is made before you see your cards", style="yellow")
-        suggestion = _HINT(self.game.view(self.you))
-        card = getattr(suggestion, "card", None)
-        return Text.assemble("hint: ", "take" if card is None else terminal.card_text(card))
+        view = self.game.view(self.you)
+        with self._thinking("Looking for a hint…"):
+            suggestion = _HINT(view)
+        if isinstance(suggestion, Take):
+            return Text.assemble("hint: ", ("take", "bold"), " (t)")
+        card = suggestion.card
+        return Text.assemble("hint: ", terminal.card_text(card, style="bold"), f" ({view.hand.index(card) + 1})")
+
+    def _thinking(self, message: str) -> AbstractContextManager[object]:
+        """A spinner at a terminal while the computer thinks; nothing in a pipe."""
+        return self.console.status(message, spinner="dots") if self.console.is_terminal else nullcontext()
 
     def _undo(self) -> bool:
         """Take back your last decision and everything since; ``False`` (and why) when there is none."""

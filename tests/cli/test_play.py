@@ -114,14 +114,14 @@ def run_session(rules: RuleSet, you: int, script: list[str] | None = None, seed:
 
 
 @pytest.mark.parametrize(
-    ("players", "you", "dealer", "must_beat", "pass_sixes"),
-    [(3, 1, 0, False, True), (4, 3, 2, True, False), (2, 1, 1, True, True)],
+    ("players", "you", "dealer", "must_beat", "pass_sixes", "seed"),
+    [(3, 1, 0, False, True, 5), (4, 3, 2, True, False, 1), (2, 1, 1, True, True, 5)],
 )
 def test_whole_games_of_every_size_end_with_the_outcome_in_words(
-    players: int, you: int, dealer: int, must_beat: bool, pass_sixes: bool
+    players: int, you: int, dealer: int, must_beat: bool, pass_sixes: bool, seed: int
 ) -> None:
     rules = RuleSet(players=players, dealer=dealer, must_beat=must_beat, pass_sixes=pass_sixes)
-    session, output = run_session(rules, you)
+    session, output = run_session(rules, you, seed=seed)
     game = session.game
     assert game.outcome is not None
     assert result_words(game.outcome, names_from_seat(players, you)) in output
