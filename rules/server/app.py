@@ -284,7 +284,7 @@ class _Session:
         self._refill = now
         if self._tokens >= 1:
             self._tokens -= 1
-            self._over = 0
+            self._over = max(0, self._over - 1)  # forgiven slowly: a flood with pauses is still a flood
             return True
         self._over += 1
         if self._over >= self.settings.flood_close:

@@ -39,7 +39,7 @@ class Settings:
     burst: int = 40
     """... and at once. Past the budget a message is refused with ``rate_limited``."""
     flood_close: int = 40
-    """A connection that keeps sending this many messages past its budget is closed (1008)."""
+    """A connection is closed (1008) once this many of its messages were refused (each accepted one forgives one)."""
     hello_timeout: float = 10.0
     """Seconds a new connection has to send ``hello`` before it is closed."""
     max_tables_per_client: int = 10

@@ -25,7 +25,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Tight limits, to be tripped on purpose."""
-    env = {"TRUMPS_HELLO_TIMEOUT": "0.5", "TRUMPS_BURST": "10", "TRUMPS_RATE": "5", "TRUMPS_FLOOD_CLOSE": "15"}
+    env = {"TRUMPS_HELLO_TIMEOUT": "1", "TRUMPS_BURST": "10", "TRUMPS_RATE": "5", "TRUMPS_FLOOD_CLOSE": "15"}
     server = Server(tmp_path_factory.mktemp("strict") / "strict.sqlite3", **env)
     yield server.start()
     server.stop()
