@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser_helpers import CHROMIUM, Server, launch
@@ -33,13 +34,23 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A desktop-sized page in a fresh context; an uncaught script error fails the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
+def _desktop_page(browser: Browser, **options: Any) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, **options)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
     context.close()
     assert errors == [], f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A desktop-sized page in a fresh context; an uncaught script error fails the test."""
+    yield from _desktop_page(browser)
+
+
+@pytest.fixture
+def calm_page(browser: Browser) -> Iterator[Page]:
+    """The same, for someone who asked their system for reduced motion: computer moves are drawn at once."""
+    yield from _desktop_page(browser, reduced_motion="reduce")

@@ -100,7 +100,8 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
     assert errors == []
 
 
-def test_a_whole_game_against_the_computer(server: Server, page: Page) -> None:
+def test_a_whole_game_against_the_computer(server: Server, calm_page: Page) -> None:
+    page = calm_page
     create_table(page, server.url, name="Cleo", opponent="easy")
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
     screenshot(page, "computer-trump-choice")
