@@ -32,6 +32,7 @@ export class TableScreen {
     this.queue = [];
     this.pacer = null;
     this.justPlayed = null;
+    this.owners = new Map();
     this.clockTimer = null;
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
@@ -98,6 +99,7 @@ export class TableScreen {
     this.update = message;
     this.pending = null;
     this.justPlayed = message.resync ? null : message.event?.card ?? null;
+    this.trackOwners(message);
     this.record(message);
     this.render();
     this.justPlayed = null;
@@ -107,6 +109,15 @@ export class TableScreen {
     const paced = next.by === "computer" && !next.resync && !REDUCED_MOTION.matches;
     if (paced) this.pacer = setTimeout(() => this.drain(), PACE_MS);
     else this.drain();
+  }
+
+  /** Who laid each card of the pile, as far as this page saw it happen (for the cards' tooltips). */
+  trackOwners(message) {
+    const event = message.event;
+    if (event?.type === "hand_started") this.owners.clear();
+    if (!message.resync && event?.card && ["lead", "beat", "second"].includes(event.type)) {
+      this.owners.set(event.card, { seat: event.seat, type: event.type });
+    }
   }
 
   onError(message) {
@@ -139,7 +150,7 @@ export class TableScreen {
       lines.push(this.mySeat === null ? "You are watching." : "You are at the table.");
     } else {
       const line = eventLine(message.event, seats, this.mySeat);
-      if (line) lines.push(line);
+      if (line) lines.push(message.by === "clock" ? `${line.slice(0, -1)} (the clock ran out).` : line);
     }
     for (const note of message.notifications ?? []) {
       const line = notificationLine(note, seats, this.mySeat);
@@ -407,6 +418,11 @@ export class TableScreen {
       const myTrump = this.mySeat === null ? null : view.trumps[this.mySeat];
       shown.forEach((code, i) => {
         const card = makeCard(code);
+        const owner = this.owners.get(code);
+        if (owner) {
+          const verb = { lead: "led it", beat: "beat with it", second: "added it" }[owner.type];
+          card.title = `${cardLabel(code)}: ${seatName(this.update.seats, owner.seat, this.mySeat)} ${verb}`;
+        }
         if (myTrump && code[1] === myTrump) card.append(h("span", { class: "trump-mark", title: "Your trump" }, "T"));
         const fromTop = shown.length - 1 - i;
         if (fromTop === 0) card.classList.add("top");
