@@ -1,45 +1,38 @@
 """Players: anything that, given one seat's :class:`~rules.state.View`, picks one of its legal moves.
 
 A player is handed only its own seat's view, never the hidden hands, so every bot is
-fair by construction. :func:`make_player` builds the opponent for a difficulty level.
+fair by construction. :func:`make_player` builds the opponent for a difficulty level,
+:func:`parse_bot` a bot of the arena, and :func:`hint` suggests a move.
+
+>>> from rules.game import Game
+>>> from rules.options import RuleSet
+>>> game = Game(RuleSet(players=2), seed=3)
+>>> bots = [make_player("medium", seed=1), make_player("easy", seed=2)]
+>>> while not game.is_over():
+...     _ = game.push(game.sample_deal() if game.phase == "deal" else bots[game.to_act].choose(game.view(game.to_act)))
+>>> game.outcome is not None
+True
 """
 
-from __future__ import annotations
+from rules.players.base import Player
+from rules.players.greedy import GreedyPlayer
+from rules.players.levels import LEVELS, hint, make_player, parse_bot
+from rules.players.mcts import MCTSPlayer
+from rules.players.perfect import PerfectPlayer
+from rules.players.random_player import RandomPlayer
+from rules.players.solver import Solution, Solver, SolverLimit
 
-import random
-from typing import Protocol
-
-from rules.events import Event
-from rules.state import View
-
-
-class Player(Protocol):
-    """Chooses a move for the seat whose view it is given."""
-
-    name: str
-
-    def choose(self, view: View) -> Event:
-        """One of ``view.legal_moves`` (which is never empty when a player is asked)."""
-        ...
-
-
-class RandomPlayer:
-    """Plays a uniformly random legal move."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, view: View) -> Event:
-        return self._rng.choice(view.legal_moves)
-
-
-LEVELS = ("easy", "medium", "hard", "perfect")
-
-
-def make_player(level: str, seed: int | None = None) -> Player:
-    """The computer opponent of a difficulty level (one of :data:`LEVELS`)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
-    return RandomPlayer(seed)
+__all__ = [
+    "LEVELS",
+    "GreedyPlayer",
+    "MCTSPlayer",
+    "PerfectPlayer",
+    "Player",
+    "RandomPlayer",
+    "Solution",
+    "Solver",
+    "SolverLimit",
+    "hint",
+    "make_player",
+    "parse_bot",
+]

@@ -1,0 +1,84 @@
+"""Solver benchmark: how long the exact duel solver takes on random positions.
+
+Run ``python -m benchmarks.solver [--cards 14] [--positions 30] [--limit 30] [--from-games]``.
+
+Positions are random duel positions with ``--cards`` cards in the two hands together
+(split at random, each hand 1–9 cards), a pile of 0–3 cards and the rest of the pack out of
+play, a random pair of trumps, seat and phase. With ``--from-games`` they are instead the
+first position of a seeded greedy-with-noise game at which the hands hold at most
+``--cards`` cards (the rest of the pack then lies in the pile, which makes them much
+harder). Prints each position's value, time and nodes, then the median time, how many were
+solved within ``--limit`` seconds, and nodes per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from rules import core
+from rules.players.greedy import heuristic_move
+from rules.players.solver import Solver, SolverLimit, hand_cards
+
+
+def random_position(rng: random.Random, cards: int) -> core.State:
+    pile = rng.randint(0, 3)
+    mine = rng.randint(max(1, cards - 9), min(cards - 1, 9))
+    drawn = rng.sample(range(36), cards + pile)
+    phase = core.LEAD if pile == 0 else rng.choice((core.RESPOND, core.SECOND))
+    return core.State.from_position(
+        rng.sample(range(4), 2), [drawn[:mine], drawn[mine:cards]], drawn[cards:], rng.randrange(2), phase
+    )
+
+
+def game_position(rng: random.Random, cards: int) -> core.State | None:
+    hands = core.deal_pack(2, 0, rng)
+    state = core.State.from_position(rng.sample(range(4), 2), hands, (), 1, core.LEAD)
+    while state.outcome is None:
+        if hand_cards(state) <= cards and state.phase != core.SECOND:
+            return core.State.from_position(
+                state.trumps, [list(core.moves_of_mask(h)) for h in state.hands], state.pile, state.to_act, state.phase
+            )
+        move = heuristic_move(state, state.hands) if rng.random() < 0.7 else rng.choice(core.legal_moves(state))
+        core.apply(state, move)
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cards", type=int, default=14)
+    parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument("--limit", type=float, default=30.0, help="seconds per position before giving up")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-games", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    times, nodes, solved = [], 0, 0
+    while len(times) < args.positions:
+        state = game_position(rng, args.cards) if args.from_games else random_position(rng, args.cards)
+        if state is None:
+            continue
+        solver = Solver(seconds=args.limit)
+        start = time.perf_counter()
+        try:
+            value: int | None = solver.value(state)
+            solved += 1
+        except SolverLimit:
+            value = None
+        elapsed = time.perf_counter() - start
+        times.append(elapsed)
+        nodes += solver.nodes
+        sizes = "+".join(str(h.bit_count()) for h in state.hands)
+        print(
+            f"hands {sizes:>5} pile {len(state.pile):2}  value {value!s:>4}  {elapsed:7.3f} s  {solver.nodes:>9} nodes"
+        )
+    print(
+        f"{args.positions} positions, {args.cards} cards in hands: median {statistics.median(times):.3f} s, "
+        f"solved within {args.limit:g} s: {solved}/{args.positions}, {nodes / sum(times):,.0f} nodes/s"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""The greedy player: rules of thumb, no search.
+
+- **Beat cheaply**: answer with the cheapest card that beats, a plain card before a trump.
+- **Keep high trumps**: a card's cost is its rank, plus nine for one's own trump suit, so
+  trumps are spent last and low before high.
+- **Shed when safe**: lead or add as second card what the next player cannot beat (they
+  must take), the cheapest such card; failing that, the card that costs them the most to beat.
+- **Take when it pays**: take rather than spend a high trump (queen or better) while the hand
+  is still large and the pile to pick up is short.
+- Going out beats everything: play the last card whenever the rules allow.
+
+The same rules drive the fast rollouts of :mod:`rules.players.mcts`, on a core state and
+a mask per seat of the cards it may hold (the exact hands in the duel or a determinization).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rules import core
+from rules.cards import RANKS_PER_SUIT
+from rules.events import Event
+from rules.players.knowledge import card_mask, event_of, state_of_view, unseen_mask
+from rules.players.random_player import choose_trump
+from rules.state import View
+
+TRUMP_PREMIUM = RANKS_PER_SUIT
+"""Added to a card's rank when the card is of its holder's own trump suit."""
+
+_COST = tuple(tuple(card % RANKS_PER_SUIT + (TRUMP_PREMIUM if card // RANKS_PER_SUIT == trump else 0)
+                    for card in range(36)) for trump in range(4))  # fmt: skip
+
+HIGH_TRUMP = TRUMP_PREMIUM + 6
+"""The cost of a queen of one's own trump: spending it (or better) to beat is reluctant."""
+
+
+def _cheapest(mask: int, cost: tuple[int, ...]) -> int:
+    best, best_cost = -1, 99
+    while mask:
+        low = mask & -mask
+        card = low.bit_length() - 1
+        mask ^= low
+        if cost[card] < best_cost:
+            best, best_cost = card, cost[card]
+    return best
+
+
+def heuristic_move(state: core.State, possible: Sequence[int]) -> int:
+    """The greedy move of the seat to act; ``possible[s]``: the cards seat ``s`` may hold."""
+    seat = state.to_act
+    hand = state.hands[seat]
+    trump = state.trumps[seat]
+    cost = _COST[trump]
+    if state.phase == core.RESPOND:
+        mask = core.legal_mask(state)
+        beaters = mask & ~core.TAKE_BIT
+        if not beaters:
+            return core.TAKE
+        if beaters & hand == hand:  # the last card beats: go out
+            return beaters.bit_length() - 1
+        card = _cheapest(beaters, cost)
+        if (
+            mask & core.TAKE_BIT
+            and cost[card] >= HIGH_TRUMP
+            and hand.bit_count() > 4
+            and core.take_count(state.pile[-1], len(state.pile), trump) <= 3
+        ):
+            return core.TAKE
+        return card
+    # Lead or second card: shed what the next player cannot beat, cheaply.
+    following = core.next_seat(state.hands, seat) if hand.bit_count() > 1 else -1
+    if following < 0:
+        return hand.bit_length() - 1
+    their = possible[following]
+    their_beaters = core.BEATERS[state.trumps[following]]
+    their_cost = _COST[state.trumps[following]]
+    best, best_score = -1, -1.0e9
+    mask = hand
+    while mask:
+        low = mask & -mask
+        card = low.bit_length() - 1
+        mask ^= low
+        answers = their & their_beaters[card]
+        # Unanswerable cards first (cheapest first), else what costs the next player most to beat.
+        score = their_cost[_cheapest(answers, their_cost)] - cost[card] * 0.5 if answers else 100.0 - cost[card]
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
+def possible_masks(view: View, state: core.State) -> list[int]:
+    """Per seat, the cards it may hold as this seat sees it: exact in the duel, known + unseen otherwise."""
+    if view.players == 2:
+        return list(state.hands)
+    unseen = unseen_mask(view)
+    return [state.hands[seat] if seat == view.seat else card_mask(known) | unseen
+            for seat, known in enumerate(view.known)]  # fmt: skip
+
+
+class GreedyPlayer:
+    """Plays by the rules of thumb above; trumps are chosen at random (nothing is known before the deal).
+
+    With ``noise`` > 0 it plays a random legal move with that probability (the ``easy`` level).
+    """
+
+    def __init__(self, seed: int | None = None, noise: float = 0.0) -> None:
+        self._rng = random.Random(seed)
+        self.noise = noise
+        self.name = f"greedy:{noise:g}" if noise else "greedy"
+
+    def choose(self, view: View) -> Event:
+        if view.phase == "trump_choice":
+            return choose_trump(view, self._rng)
+        if self.noise and self._rng.random() < self.noise:
+            return self._rng.choice(view.legal_moves)
+        # With 3-4 players only the seat's own hand and the hand sizes of the sample matter here.
+        state = state_of_view(view, self._rng)
+        return event_of(view, heuristic_move(state, possible_masks(view, state)))

@@ -1,0 +1,97 @@
+"""Difficulty levels, bot specifications for the arena, and the hint of the terminal game.
+
+Levels (``trumps play --level``):
+
+========  =================================================================
+easy      greedy rules of thumb, but a random move one time in three
+medium    greedy rules of thumb (:mod:`rules.players.greedy`)
+hard      MCTS, 0.5 s per move (:mod:`rules.players.mcts`)
+perfect   exact solver in duel positions with at most 12 cards in hand
+          (2 s budget), MCTS at 1 s per move otherwise
+========  =================================================================
+
+Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
+
+- ``random``
+- ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``)
+- ``mcts`` (0.2 s per move), ``mcts:SECONDS`` (e.g. ``mcts:0.5``) or ``mcts:Nit``
+  (``N`` iterations per move, deterministic: ``mcts:300it``)
+- ``perfect`` or ``solver``, optionally ``:SECONDS`` for the solver's budget per move
+  (MCTS at 0.2 s decides when the solver cannot)
+- a level name: ``easy``, ``medium``, ``hard``
+"""
+
+from __future__ import annotations
+
+from rules.events import Event
+from rules.players.base import Player
+from rules.players.greedy import GreedyPlayer
+from rules.players.mcts import MCTSPlayer
+from rules.players.perfect import PerfectPlayer
+from rules.players.random_player import RandomPlayer
+from rules.state import View
+
+LEVELS = ("easy", "medium", "hard", "perfect")
+
+
+def make_player(level: str, seed: int | None = None) -> Player:
+    """The computer opponent of a difficulty level (one of :data:`LEVELS`)."""
+    if level == "easy":
+        return GreedyPlayer(seed, noise=1 / 3)
+    if level == "medium":
+        return GreedyPlayer(seed)
+    if level == "hard":
+        return MCTSPlayer(seconds=0.5, seed=seed)
+    if level == "perfect":
+        return PerfectPlayer(seed, mcts_seconds=1.0)
+    raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def _number(spec: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"bot {spec!r}: {text!r} is not a number") from None
+    if not value > 0 and not (spec.startswith("greedy") and value == 0):
+        raise ValueError(f"bot {spec!r}: {text!r} must be positive")
+    return value
+
+
+def parse_bot(spec: str, seed: int | None = None) -> Player:
+    """The bot of a specification such as ``greedy``, ``mcts:0.2``, ``mcts:300it`` or ``perfect``."""
+    name, _, parameter = spec.partition(":")
+    if name == "random" and not parameter:
+        return RandomPlayer(seed)
+    if name == "greedy":
+        return GreedyPlayer(seed, noise=min(1.0, _number(spec, parameter)) if parameter else 0.0)
+    if name == "mcts":
+        if parameter.endswith("it"):
+            count = parameter[:-2]
+            if not count.isdigit() or int(count) == 0:
+                raise ValueError(f"bot {spec!r}: {count!r} is not a positive number of iterations")
+            return MCTSPlayer(iterations=int(count), seed=seed)
+        return MCTSPlayer(seconds=_number(spec, parameter) if parameter else 0.2, seed=seed)
+    if name in ("perfect", "solver"):
+        seconds = _number(spec, parameter) if parameter else 2.0
+        perfect = PerfectPlayer(seed, solver_seconds=seconds, mcts_seconds=0.2)
+        perfect.name = spec
+        return perfect
+    if name in LEVELS and not parameter:
+        player = make_player(name, seed)
+        player.name = name
+        return player
+    raise ValueError(
+        f"unknown bot {spec!r}: use random, greedy[:NOISE], mcts[:SECONDS|:Nit], perfect[:SECONDS], "
+        "or a level (easy, medium, hard)"
+    )
+
+
+def hint(view: View, seconds: float = 1.0) -> Event:
+    """The move the ``perfect`` player would make for ``view``'s seat (the terminal game's ``hint``).
+
+    ``view`` must be the view of the seat to act (``view.legal_moves`` not empty). In the duel
+    the solver answers when it can within ``seconds``; otherwise MCTS searches for ``seconds``.
+    """
+    if not view.legal_moves:
+        raise ValueError("no hint: it is not this seat's turn")
+    return PerfectPlayer(seed=0, solver_seconds=seconds, mcts_seconds=seconds).choose(view)

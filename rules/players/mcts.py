@@ -1,0 +1,140 @@
+"""Monte-Carlo tree search, for the duel and (by determinization) for three or four players.
+
+Each iteration draws a position consistent with the seat's view
+(:func:`~rules.players.knowledge.sample_state`: in the duel the exact position, with 3–4
+players the hidden cards dealt at random around what is publicly known), walks down one
+shared tree of moves with UCB1 — counting for each child how often it was *available*, as
+information-set MCTS (single observer) does, since the legal moves differ between draws —
+adds one node, finishes the game with a fast greedy-with-noise rollout on
+:mod:`rules.core`, and backs the result up for the seat that made each move.
+
+A rollout that runs past :data:`ROLLOUT_PLIES` is scored by the hand sizes (fewer cards is
+better), which keeps an iteration cheap in the long games this pack allows.
+
+The search is deterministic for a given seed and iteration budget; a time budget (seconds
+per move) makes it depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from rules import core
+from rules.events import Event
+from rules.players.greedy import heuristic_move
+from rules.players.knowledge import event_of, sample_state
+from rules.players.random_player import choose_trump
+from rules.state import View
+
+EXPLORATION = 0.7
+"""The UCB1 exploration constant (rewards lie in [-1, 1])."""
+
+ROLLOUT_PLIES = 120
+ROLLOUT_NOISE = 0.1
+"""A rollout plays the greedy move, or a random one with this probability."""
+
+
+class Node:
+    """A node of the search tree: reached by ``move``, made by ``seat``."""
+
+    __slots__ = ("available", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+
+
+def evaluate(state: core.State) -> list[float]:
+    """Each seat's result: the real one if the game is over, else a guess from the hand sizes."""
+    if state.outcome is not None:
+        return core.returns(state)
+    sizes = [hand.bit_count() for hand in state.hands]
+    holders = [size for size in sizes if size]
+    mean = sum(holders) / len(holders)
+    return [max(-1.0, min(1.0, (mean - size) / (mean + 1.0))) if size else 1.0 for size in sizes]
+
+
+def rollout(state: core.State, rng: random.Random) -> list[float]:
+    """Play on with greedy moves (a random one now and then) and score the end."""
+    for _ in range(ROLLOUT_PLIES):
+        if state.outcome is not None:
+            break
+        if rng.random() < ROLLOUT_NOISE:
+            move = rng.choice(core.legal_moves(state))
+        else:
+            move = heuristic_move(state, state.hands)
+        core.apply(state, move)
+    return evaluate(state)
+
+
+def search(view: View, rng: random.Random, iterations: int | None = None, seconds: float | None = None) -> int:
+    """The most visited move at the root after the given budget (at least one iteration)."""
+    root = Node(seat=-1)
+    deadline = time.monotonic() + seconds if seconds is not None else float("inf")
+    limit = iterations if iterations is not None else (1 << 62)
+    legal = list(core.legal_moves(sample_state(view, rng)))
+    if len(legal) == 1:
+        return legal[0]
+    done = 0
+    while done < limit and (done == 0 or time.monotonic() < deadline):
+        _iterate(root, sample_state(view, rng), rng)
+        done += 1
+    return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
+
+
+def _iterate(root: Node, state: core.State, rng: random.Random) -> None:
+    path = [root]
+    node = root
+    while state.outcome is None:
+        moves = core.legal_moves(state)
+        seat = state.to_act
+        untried = [move for move in moves if move not in node.children]
+        if untried:
+            move = rng.choice(untried)
+            child = Node(seat)
+            node.children[move] = child
+            for other in moves:
+                if other in node.children:
+                    node.children[other].available += 1
+            core.apply(state, move)
+            path.append(child)
+            break
+        best, best_score = moves[0], -math.inf
+        for move in moves:
+            child = node.children[move]
+            child.available += 1
+        for move in moves:
+            child = node.children[move]
+            score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = move, score
+        node = node.children[best]
+        core.apply(state, best)
+        path.append(node)
+    result = rollout(state, rng)
+    for visited in path:
+        visited.visits += 1
+        if visited.seat >= 0:
+            visited.reward += result[visited.seat]
+
+
+class MCTSPlayer:
+    """MCTS with a budget of ``seconds`` per move or a fixed number of ``iterations`` per move."""
+
+    def __init__(self, seconds: float | None = None, iterations: int | None = None, seed: int | None = None) -> None:
+        if seconds is None and iterations is None:
+            seconds = 0.2
+        self.seconds = seconds
+        self.iterations = iterations
+        self._rng = random.Random(seed)
+        self.name = f"mcts:{iterations}it" if iterations is not None else f"mcts:{seconds:g}"
+
+    def choose(self, view: View) -> Event:
+        if view.phase == "trump_choice":
+            return choose_trump(view, self._rng)
+        return event_of(view, search(view, self._rng, self.iterations, self.seconds))

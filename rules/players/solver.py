@@ -1,0 +1,316 @@
+"""The exact duel solver: who wins a two-player position with best play, and how.
+
+Search runs on :mod:`rules.core` (``legal_moves``, ``apply``, ``undo``); nothing here
+decides what is legal or who has lost.
+
+How the repetition rule is treated, and why the values are exact
+=================================================================
+
+RULES.md §3 ends the game as a draw when the same position (hands, pile, player to act,
+phase) arises for the third time. A game value therefore depends in general on the path
+that led to a position. The solver computes the value of a position *with repetition
+counts starting at that position* (the position counted once, nothing else seen), which
+is what ``trumps solve`` asks for, and shows that this value is a property of the
+position alone:
+
+1. Let ``V*(P)`` be the value of the game played on the graph of positions where an
+   endless play is a draw (no counting at all). If the player to act can force a win in
+   that game, a winning strategy exists that never visits a position twice (the classic
+   attractor: each step lowers the distance to the win). Played under the real rule from
+   ``P`` counted once, it meets no position twice, so the repetition draw never fires: a
+   win. If neither player can force a win, each has a strategy that keeps out of the
+   positions lost for them; under the real rule the game is finite (no position occurs
+   more than three times), so it ends in a draw or better for both: a draw. Hence the real
+   value from a fresh ``P`` is ``V*(P)``; the same argument holds whenever every position of
+   the history has been seen at most once, so the value of each move (the position after
+   it, the root counted once) is ``V*`` of the position it leads to.
+
+2. ``V*`` is computed by two Boolean searches, "can seat X force a win?", for the seat to
+   act and for the other. A node is an OR node when X is to act and an AND node otherwise.
+   A position that recurs on the current path (its second occurrence) counts as *not a win*
+   for X. A proven **win** is a finite proof tree in which no position repeats, hence a
+   win of ``V*`` whatever the path: it is stored in the transposition table. A proven
+   **not-win** is sound for ``V*`` only if every repetition it relied on went back to the
+   node itself or below it (then the opponent can cycle inside that proof for ever); each
+   result carries the shallowest path depth it leaned on, and a not-win is stored only when
+   that depth is not above the node. The root of a search leans on nothing above it, so its
+   result is always ``V*`` — and the brute-force minimax over the real rule (third
+   occurrence a draw, no table, no pruning) agrees, which ``tests/players`` checks on many
+   small positions.
+
+3. Knowing that a move wins is not enough to win: a player who always picks *some* winning
+   move can go round in circles into a repetition draw. Every stored win therefore carries
+   the height of its proof; an OR node's proof is one more than its winning child's, an
+   AND node's one more than its highest child's. Heights only ever decrease when re-stored,
+   so a player who keeps the table between moves and always picks the winning move of
+   lowest height (:meth:`Solver.best_move`) finds after every reply a position of lower
+   height again: it wins in at most that many plies. That is how the ``perfect`` level
+   never lets a proven win slip.
+
+>>> from rules.cards import Card
+>>> state = core.State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
+...                                  pile=(Card.parse("9C"), Card.parse("JC")), to_act=1, phase=core.RESPOND)
+>>> solution = Solver().solve(state)
+>>> solution.value, core.move_code(solution.best)     # seat 1 beats with its last card and wins
+(1, 'KH')
+>>> [(core.move_code(move), value) for move, value in solution.moves]
+[('KH', 1), ('take', -1)]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+from rules import core
+from rules.players.greedy import heuristic_move
+
+__all__ = ["Solution", "Solver", "SolverLimit", "brute_force_value", "hand_cards"]
+
+UNBOUNDED = 1 << 30
+"""The dependency depth of a result that leaned on no repetition."""
+
+NOT_WIN = -1
+"""A table entry: the seat cannot force a win (otherwise the entry is the height of a win proof)."""
+
+_CHECK_EVERY = 4096
+
+FIRST_DEPTH = 8
+DEPTH_STEP = 4
+"""Iterative deepening of the win searches: the first bound in plies, and how it grows."""
+
+
+class SolverLimit(Exception):
+    """The search ran out of its node or time budget."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved position: its value for the seat to act, a best move and every move's value.
+
+    Values are ``1`` (the seat to act wins), ``0`` (draw) and ``-1`` (it loses).
+    """
+
+    value: int
+    best: int
+    moves: tuple[tuple[int, int], ...]
+
+
+def hand_cards(state: core.State) -> int:
+    """How many cards the hands hold together (the size measure of the solver's targets)."""
+    return sum(hand.bit_count() for hand in state.hands)
+
+
+def _order(state: core.State) -> list[int]:
+    """The legal moves, most promising for the seat to act first (the greedy choice leads)."""
+    moves = list(core.legal_moves(state))
+    if len(moves) > 1:
+        first = heuristic_move(state, state.hands)
+        moves.remove(first)
+        moves.insert(0, first)
+    return moves
+
+
+class Solver:
+    """Alpha–beta in its Boolean form (AND/OR search) with a transposition table, for the duel.
+
+    ``max_nodes`` and ``seconds`` bound each call; beyond them :class:`SolverLimit` is raised.
+    The table persists between calls (positions of one game share most of their subtrees);
+    :meth:`clear` empties it.
+    """
+
+    def __init__(self, max_nodes: int | None = None, seconds: float | None = None) -> None:
+        self.max_nodes = max_nodes
+        self.seconds = seconds
+        self.table: dict[tuple[core.PositionKey, int], int] = {}
+        self.nodes = 0
+        self._limit_nodes = UNBOUNDED
+        self._deadline = 0.0
+        self._path: dict[core.PositionKey, int] = {}
+
+    def clear(self) -> None:
+        self.table.clear()
+
+    # --- public -------------------------------------------------------------------------
+
+    def value(self, state: core.State) -> int:
+        """The value of ``state`` for the seat to act, repetition counts starting here."""
+        self._check_duel(state)
+        if state.outcome is not None:
+            return int(core.returns(state)[state.to_act])
+        self._start()
+        return self._value(state.copy(), state.to_act)
+
+    def solve(self, state: core.State) -> Solution:
+        """The value of every legal move of ``state`` and a best one (the quickest win, if any)."""
+        self._check_duel(state)
+        if state.outcome is not None:
+            raise ValueError("the game is over")
+        self._start()
+        work = state.copy()
+        seat = work.to_act
+        scored = []
+        for move in core.legal_moves(work):
+            token = core.apply(work, move)
+            value = self._value(_fresh(work), seat)
+            scored.append((move, value, self._win_height(work, seat) if value == 1 else 0))
+            core.undo(work, token)
+        value = max(v for _, v, _ in scored)
+        best = min((height, i) for i, (_, v, height) in enumerate(scored) if v == value)[1]
+        return Solution(value=value, best=scored[best][0], moves=tuple((m, v) for m, v, _ in scored))
+
+    def best_move(self, state: core.State) -> int:
+        """A move of best value; among winning moves, the one of lowest proof height (see point 3).
+
+        In a won position whose proof is in the table this costs no search at all.
+        """
+        if self.value(state) == 1:
+            work = _fresh(state)
+            seat = work.to_act
+            best, best_height = -1, UNBOUNDED
+            for move in core.legal_moves(work):
+                token = core.apply(work, move)
+                height = self._win_height(work, seat)
+                core.undo(work, token)
+                if height < best_height:
+                    best, best_height = move, height
+            if best >= 0:
+                return best
+        return self.solve(state).best
+
+    # --- search -------------------------------------------------------------------------
+
+    def _check_duel(self, state: core.State) -> None:
+        if state.players != 2:
+            raise ValueError(f"the solver handles the duel only, not {state.players} players")
+
+    def _start(self) -> None:
+        self.nodes = 0
+        self._limit_nodes = self.max_nodes if self.max_nodes is not None else UNBOUNDED
+        self._deadline = time.monotonic() + self.seconds if self.seconds is not None else float("inf")
+        if sys.getrecursionlimit() < 20000:
+            sys.setrecursionlimit(20000)
+
+    def _value(self, state: core.State, seat: int) -> int:
+        """``V*`` for ``seat``: Boolean searches from a fresh root, deepened until one is exact."""
+        if state.outcome is not None:
+            return int(core.returns(state)[seat])
+        depth = FIRST_DEPTH
+        while True:
+            won, cut_mine = self._root_wins(state, seat, depth)
+            if won:
+                return 1
+            won, cut_theirs = self._root_wins(state, 1 - seat, depth)
+            if won:
+                return -1
+            if not (cut_mine or cut_theirs):
+                return 0
+            depth += DEPTH_STEP
+
+    def _win_height(self, state: core.State, seat: int) -> int:
+        """The stored proof height of ``seat``'s win from ``state`` (0 if already won), else :data:`UNBOUNDED`."""
+        if state.outcome is not None:
+            return 0 if state.outcome[0] == "loss" and state.outcome[1] != seat else UNBOUNDED
+        entry = self.table.get((state.key(), seat), NOT_WIN)
+        return entry if entry >= 0 else UNBOUNDED
+
+    def _root_wins(self, state: core.State, seat: int, depth: int) -> tuple[bool, bool]:
+        self._path = {} if state.phase == core.SECOND else {state.key(): 0}
+        won, _, _, cut = self._wins(state, seat, 0, depth)
+        return won, cut
+
+    def _wins(self, state: core.State, x: int, ply: int, depth: int) -> tuple[bool, int, int, bool]:
+        """Whether seat ``x`` forces a win within ``depth`` plies.
+
+        Returns the result, the proof height of a win, the shallowest path depth a not-win
+        leaned on, and whether a not-win met the depth bound (then it is not exact).
+        """
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            if self.nodes >= self._limit_nodes:
+                raise SolverLimit(f"more than {self.max_nodes} nodes")
+            if time.monotonic() > self._deadline:
+                raise SolverLimit(f"more than {self.seconds} s")
+        table = self.table
+        tkey = ((tuple(state.hands), state.pile, state.to_act, state.phase), x)
+        entry = table.get(tkey)
+        if entry is not None:
+            if entry >= 0:
+                return True, entry, UNBOUNDED, False
+            if entry == NOT_WIN:
+                return False, 0, UNBOUNDED, False
+            if -entry - 2 >= depth:
+                return False, 0, UNBOUNDED, True
+        if depth == 0:
+            return False, 0, UNBOUNDED, True
+        is_or = state.to_act == x
+        path = self._path
+        apply, undo = core.apply, core.undo
+        depends = UNBOUNDED
+        height = 0
+        cut = False
+        for move in _order(state):
+            token = apply(state, move)
+            outcome = state.outcome
+            if outcome is not None:
+                won, child_height, child_depends, child_cut = (
+                    outcome[0] == "loss" and outcome[1] != x,
+                    0,
+                    UNBOUNDED,
+                    False,
+                )
+            else:
+                key = token[6]
+                if key is None:
+                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, depth - 1)
+                elif key in path:
+                    won, child_height, child_depends, child_cut = False, 0, path[key], False
+                else:
+                    path[key] = ply + 1
+                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, depth - 1)
+                    del path[key]
+            undo(state, token)
+            if is_or:
+                if won:
+                    table[tkey] = child_height + 1
+                    return True, child_height + 1, UNBOUNDED, False
+                depends = min(depends, child_depends)
+                cut = cut or child_cut
+            else:
+                if not won:
+                    self._store_not_win(tkey, child_depends >= ply, child_cut, depth)
+                    return False, 0, child_depends, child_cut
+                height = max(height, child_height + 1)
+        if is_or:
+            self._store_not_win(tkey, depends >= ply, cut, depth)
+            return False, 0, depends, cut
+        table[tkey] = height
+        return True, height, UNBOUNDED, False
+
+    def _store_not_win(self, tkey: tuple[core.PositionKey, int], independent: bool, cut: bool, depth: int) -> None:
+        if independent:
+            self.table[tkey] = -depth - 2 if cut else NOT_WIN
+
+
+def _fresh(state: core.State) -> core.State:
+    """A copy of ``state`` whose repetition history starts at it."""
+    other = state.copy()
+    other.seen = {} if other.phase in (core.SECOND, core.FINISHED) else {other.key(): 1}
+    return other
+
+
+def brute_force_value(state: core.State, seat: int | None = None) -> int:
+    """Plain minimax over the real rules (third occurrence a draw): no table, no pruning. Tiny positions only.
+
+    The value is for ``seat`` (default: the seat to act), with the history ``state`` carries.
+    """
+    me = state.to_act if seat is None else seat
+    if state.outcome is not None:
+        return int(core.returns(state)[me])
+    values = []
+    for move in core.legal_moves(state):
+        token = core.apply(state, move)
+        values.append(brute_force_value(state, me))
+        core.undo(state, token)
+    return max(values) if state.to_act == me else min(values)
