@@ -4,8 +4,10 @@
 // `legal_moves` say which cards are playable; no rule is worked out here.
 
 import { api, forgetSeat, saveName, savedName, savedSeat, saveSeat } from "./api.js";
-import { cardLabel, cardName, isRed, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
+import { cardLabel, cardName, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
+import { dragCard, layoutFan, sortHand } from "./hand.js";
+import { capitalize, labelSpans, logLink, pileLabel, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
 import { h, setConnection, showToast } from "./ui.js";
 import { errorText, eventLine, notificationLine, outcomeWords, seatName } from "./words.js";
 
@@ -13,13 +15,7 @@ const HISTORY_LINES = 40;
 const PILE_SHOWN = 6;
 const PACE_MS = 450;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
-const FAN_MARGIN = 18;
 const KNOWN_SHOWN = 8;
-const DRAG_START_PX = 10;
-const FAN_DROP = 12;
-
-// Suits in hand order: colours alternate, and your own trump goes to the right end.
-const HAND_SUIT_ORDER = ["S", "H", "C", "D"];
 
 export class TableScreen {
   constructor(root, tableId) {
@@ -406,7 +402,7 @@ export class TableScreen {
   pile() {
     const view = this.update.view;
     const zone = h("div", { class: "pile-zone" });
-    const pile = h("div", { class: "pile", "aria-label": pileLabel(view.pile) });
+    const pile = h("div", { class: "pile", "aria-label": pileLabel(view.pile, PILE_SHOWN) });
     if (view.pile.length === 0) {
       pile.append(h("div", { class: "pile-empty" }, "Empty pile"));
     } else {
@@ -595,73 +591,19 @@ export class TableScreen {
       card.setAttribute("aria-label", `${cardName(code)}${code[1] === trump ? ", your trump" : ""}${mine ? (playable ? ", playable" : ", not playable") : ""}`);
       if (mine && !playable) card.setAttribute("aria-disabled", "true");
       card.addEventListener("click", () => this.play(code));
-      if (mine) card.addEventListener("pointerdown", (event) => this.startDrag(event, card, code));
+      if (mine) {
+        card.addEventListener("pointerdown", (event) => {
+          if (!this.pending) dragCard(event, card, () => this.root.querySelector(".pile-wrap"), () => this.play(code));
+        });
+      }
       wrap.append(card);
     }
     return wrap;
   }
 
-  /** A card can also be dragged onto the pile: a click or a drop plays it, a drop elsewhere puts it back. */
-  startDrag(event, card, code) {
-    if (event.button !== 0 || this.pending) return;
-    const start = { x: event.clientX, y: event.clientY };
-    let dragging = false;
-    const overPile = (e) => {
-      const pile = this.root.querySelector(".pile-wrap")?.getBoundingClientRect();
-      return Boolean(pile) && e.clientX >= pile.left && e.clientX <= pile.right && e.clientY >= pile.top && e.clientY <= pile.bottom + 40;
-    };
-    const move = (e) => {
-      const dx = e.clientX - start.x;
-      const dy = e.clientY - start.y;
-      if (!dragging && Math.hypot(dx, dy) < DRAG_START_PX) return;
-      dragging = true;
-      card.classList.add("dragging");
-      card.style.setProperty("--dx", `${dx}px`);
-      card.style.setProperty("--dy", `${dy}px`);
-      this.root.querySelector(".pile-wrap")?.classList.toggle("drop-here", overPile(e));
-    };
-    const end = (e) => {
-      card.removeEventListener("pointermove", move);
-      card.removeEventListener("pointerup", end);
-      card.removeEventListener("pointercancel", end);
-      if (!dragging) return;
-      // The click that the browser sends right after the drop is not a second play.
-      const swallow = (click) => click.stopPropagation();
-      window.addEventListener("click", swallow, { capture: true, once: true });
-      setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
-      card.classList.remove("dragging");
-      this.root.querySelector(".pile-wrap")?.classList.remove("drop-here");
-      if (e.type === "pointerup" && overPile(e)) this.play(code);
-    };
-    card.setPointerCapture(event.pointerId);
-    card.addEventListener("pointermove", move);
-    card.addEventListener("pointerup", end);
-    card.addEventListener("pointercancel", end);
-  }
-
   layoutHand() {
     const hand = this.root.querySelector(".hand:not(.empty)");
-    if (!hand) return;
-    const cards = [...hand.querySelectorAll(".card")];
-    const n = cards.length;
-    const cardWidth = cards[0].offsetWidth || 80;
-    // Leave room at both ends for the tilt of the outer cards.
-    const width = hand.clientWidth - 2 * FAN_MARGIN;
-    const step = n > 1 ? Math.min(cardWidth * 0.62, (width - cardWidth) / (n - 1)) : 0;
-    const start = FAN_MARGIN + Math.max(0, (width - cardWidth - step * (n - 1)) / 2);
-    const tilt = Math.min(2.5, 16 / n);
-    // Place the cards without animating them in from the left edge; hover lifts still animate.
-    hand.classList.add("settling");
-    cards.forEach((card, i) => {
-      const offset = i - (n - 1) / 2;
-      const reach = n > 1 ? offset / ((n - 1) / 2) : 0;
-      card.style.setProperty("--x", `${start + i * step}px`);
-      card.style.setProperty("--rot", `${offset * tilt}deg`);
-      card.style.setProperty("--arc", `${reach * reach * FAN_DROP}px`);
-      card.style.zIndex = String(i + 1);
-    });
-    void hand.offsetWidth;
-    hand.classList.remove("settling");
+    if (hand) layoutFan(hand);
   }
 
   side() {
@@ -721,77 +663,6 @@ function moveType(phase) {
 function seatOrder(players, me) {
   const first = me ?? 0;
   return Array.from({ length: players }, (_, i) => (first + i) % players);
-}
-
-function sortHand(hand, trump) {
-  const suits = HAND_SUIT_ORDER.filter((suit) => suit !== trump);
-  if (trump) suits.push(trump);
-  const ranks = "6789TJQKA";
-  return [...hand].sort((a, b) => suits.indexOf(a[1]) - suits.indexOf(b[1]) || ranks.indexOf(a[0]) - ranks.indexOf(b[0]));
-}
-
-function trumpBadge(suit) {
-  if (!suit) return h("span", { class: "trump-badge none", title: "No trump chosen yet" }, "?");
-  return h("span", { class: "trump-badge", title: `Trump: ${suitName(suit)}` }, suitIcon(suit));
-}
-
-function pileLabel(pile) {
-  if (pile.length === 0) return "The pile is empty";
-  return `The pile, ${pile.length} cards; top cards: ${pile.slice(-PILE_SHOWN).reverse().map(cardName).join(", ")}`;
-}
-
-function labelSpans(codes) {
-  return h("span", { class: "labels" }, ...codes.map((code) => h("span", { class: `chip ${isRed(code[1]) ? "red" : "black"}` }, cardLabel(code))));
-}
-
-/** A text line with its suit symbols coloured. */
-function suitColoured(line) {
-  const span = h("span", {});
-  for (const part of String(line).split(/([♠♥♦♣])/)) {
-    if (part === "♥" || part === "♦") span.append(h("span", { class: "red-suit" }, part));
-    else if (part) span.append(part);
-  }
-  return span;
-}
-
-function scoreTable(score, seats, mySeat) {
-  const table = h("table", { class: "score-table" });
-  table.append(h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Hands lost"))));
-  const body = h("tbody", {});
-  seats.forEach((_, seat) => {
-    body.append(h("tr", {}, h("td", {}, seatName(seats, seat, mySeat)), h("td", { class: "num" }, String(score.hands_lost[seat] ?? 0))));
-  });
-  table.append(body);
-  const played = `${score.hands_played} hand${score.hands_played === 1 ? "" : "s"} played${score.draws ? `, ${score.draws} drawn` : ""}${score.match_hands ? ` of ${score.match_hands}` : ""}`;
-  table.append(h("caption", {}, played));
-  return table;
-}
-
-function shareBox(tableId) {
-  const link = `${location.origin}/?table=${encodeURIComponent(tableId)}`;
-  const input = h("input", { type: "text", readonly: "", value: link, "aria-label": "Link to this table", class: "share-link" });
-  input.addEventListener("focus", () => input.select());
-  const copy = h("button", { type: "button", class: "btn small" }, "Copy link");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      showToast("Link copied. Send it to a friend.");
-    } catch {
-      input.select();
-      showToast("Select the link and copy it.");
-    }
-  });
-  return h("div", { class: "share-row" }, input, copy);
-}
-
-function logLink(handEnd, tableId) {
-  const text = handEnd.log.map((line) => JSON.stringify(line)).join("\n") + "\n";
-  const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
-  return h("a", { class: "btn small", href: url, download: `table-${tableId}-hand-${handEnd.hand}.jsonl` }, "Download the hand's log");
-}
-
-function capitalize(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeFocus(node) {

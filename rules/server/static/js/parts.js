@@ -1,0 +1,69 @@
+// Pieces of the table page that do not depend on its state: badges, the score, links.
+
+import { cardLabel, cardName, isRed, suitIcon, suitName } from "./cards.js";
+import { h, showToast } from "./ui.js";
+import { seatName } from "./words.js";
+
+export function trumpBadge(suit) {
+  if (!suit) return h("span", { class: "trump-badge none", title: "No trump chosen yet" }, "?");
+  return h("span", { class: "trump-badge", title: `Trump: ${suitName(suit)}` }, suitIcon(suit));
+}
+
+export function pileLabel(pile, shown) {
+  if (pile.length === 0) return "The pile is empty";
+  return `The pile, ${pile.length} cards; top cards: ${pile.slice(-shown).reverse().map(cardName).join(", ")}`;
+}
+
+export function labelSpans(codes) {
+  return h("span", { class: "labels" }, ...codes.map((code) => h("span", { class: `chip ${isRed(code[1]) ? "red" : "black"}` }, cardLabel(code))));
+}
+
+/** A text line with its suit symbols coloured. */
+export function suitColoured(line) {
+  const span = h("span", {});
+  for (const part of String(line).split(/([♠♥♦♣])/)) {
+    if (part === "♥" || part === "♦") span.append(h("span", { class: "red-suit" }, part));
+    else if (part) span.append(part);
+  }
+  return span;
+}
+
+export function scoreTable(score, seats, mySeat) {
+  const table = h("table", { class: "score-table" });
+  table.append(h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Hands lost"))));
+  const body = h("tbody", {});
+  seats.forEach((_, seat) => {
+    body.append(h("tr", {}, h("td", {}, seatName(seats, seat, mySeat)), h("td", { class: "num" }, String(score.hands_lost[seat] ?? 0))));
+  });
+  table.append(body);
+  const played = `${score.hands_played} hand${score.hands_played === 1 ? "" : "s"} played${score.draws ? `, ${score.draws} drawn` : ""}${score.match_hands ? ` of ${score.match_hands}` : ""}`;
+  table.append(h("caption", {}, played));
+  return table;
+}
+
+export function shareBox(tableId) {
+  const link = `${location.origin}/?table=${encodeURIComponent(tableId)}`;
+  const input = h("input", { type: "text", readonly: "", value: link, "aria-label": "Link to this table", class: "share-link" });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { type: "button", class: "btn small" }, "Copy link");
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      showToast("Link copied. Send it to a friend.");
+    } catch {
+      input.select();
+      showToast("Select the link and copy it.");
+    }
+  });
+  return h("div", { class: "share-row" }, input, copy);
+}
+
+export function logLink(handEnd, tableId) {
+  const text = handEnd.log.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  const url = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+  return h("a", { class: "btn small", href: url, download: `table-${tableId}-hand-${handEnd.hand}.jsonl` }, "Download the hand's log");
+}
+
+export function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
