@@ -102,6 +102,8 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
 
 def test_a_whole_game_against_the_computer(server: Server, calm_page: Page) -> None:
     page = calm_page
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
     create_table(page, server.url, name="Cleo", opponent="easy")
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
     screenshot(page, "computer-trump-choice")
@@ -119,6 +121,9 @@ def test_a_whole_game_against_the_computer(server: Server, calm_page: Page) -> N
     # The revealed seed hashes to the fingerprint published before the deal.
     expect(page.locator(".seed-ok")).to_contain_text("matches the fingerprint")
     screenshot(page, "computer-end")
+    # Everything the page needed came from the game's own server: no fonts, scripts or images from elsewhere.
+    elsewhere = [url for url in fetched if not url.startswith((server.url, server.url.replace("http", "ws"), "data:"))]
+    assert fetched and elsewhere == []
 
 
 def test_a_reload_mid_game_resumes_the_same_seat(server: Server, page: Page) -> None:
