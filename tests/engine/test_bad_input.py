@@ -381,3 +381,11 @@ def test_the_printed_states_say_what_the_contract_says(results: dict[str, Run]) 
     repetition = state("ended_by_repetition")["outcome"]
     assert isinstance(repetition, dict) and (repetition["result"], repetition["reason"]) == ("draw", "repetition")
     assert state("blank_lines_and_crlf") == dealt == state("no_trailing_newline") == state("stdin_good")
+
+
+def test_a_unicode_line_separator_inside_a_string_is_not_a_line_break() -> None:
+    """JSON allows a raw U+2028 inside a string; only a newline ends a log line (text, bytes, CRLF)."""
+    text = '{"type": "start", "note": "a\u2028b"}\n{"type": "choose_trump", "seat": 1, "suit": "H"}\n'
+    assert read_log(text).trumps == [None, "H"]
+    assert read_log(text.encode()).trumps == [None, "H"]
+    assert read_log(text.replace("\n", "\r\n")).trumps == [None, "H"]
