@@ -9,7 +9,7 @@ import { TableConnection } from "./connection.js";
 import { dragCard, layoutFan, sortHand } from "./hand.js";
 import { capitalize, labelSpans, logLink, pileLabel, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
 import { h, setConnection, showToast } from "./ui.js";
-import { errorText, eventLine, notificationLine, outcomeWords, seatName } from "./words.js";
+import { errorText, eventLine, lastMove, notificationLine, outcomeWords, seatName } from "./words.js";
 
 const HISTORY_LINES = 40;
 const PILE_SHOWN = 6;
@@ -310,6 +310,10 @@ export class TableScreen {
     box.append(trumpBadge(trump));
     box.append(h("span", { class: "name" }, seatName(seats, seat, this.mySeat)));
     box.append(h("span", { class: "status" }, this.seatStatus(seat)));
+    const last = lastMove(message);
+    if (last && last.seat === seat && seat !== this.mySeat && !view?.outcome) {
+      box.append(h("span", { class: "said", "aria-hidden": "true" }, suitColoured(last.text)));
+    }
     if (seat !== this.mySeat && view && view.phase !== "trump_choice") {
       const fan = h("div", { class: "back-fan", "aria-label": `${count} cards` });
       for (let i = 0; i < Math.min(count, 12); i++) fan.append(makeCard(null));

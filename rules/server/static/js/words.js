@@ -136,3 +136,26 @@ export function outcomeWords(outcome, seats, mySeat) {
   const detail = place >= 0 && seats.length > 2 ? `You went out ${PLACES[place]}.` : `${seatName(seats, outcome.loser, mySeat)} was left holding cards.`;
   return { text: "You won this hand!", detail, tone: "win" };
 }
+
+/** The last move in a few words, for a bubble on the seat that made it: {seat, text} or null. */
+export function lastMove(message) {
+  const event = message?.event;
+  if (!event || event.seat === undefined) return null;
+  switch (event.type) {
+    case "lead":
+      return { seat: event.seat, text: `led ${cardLabel(event.card)}` };
+    case "beat":
+      return { seat: event.seat, text: `beat with ${cardLabel(event.card)}` };
+    case "second":
+      return { seat: event.seat, text: `added ${cardLabel(event.card)}` };
+    case "take": {
+      const took = (message.notifications ?? []).find((note) => note.type === "took");
+      const count = took ? took.cards.length : event.count;
+      return { seat: event.seat, text: count ? `took ${count}` : "took" };
+    }
+    case "choose_trump":
+      return { seat: event.seat, text: `chose ${suitSymbol(event.suit)}` };
+    default:
+      return null;
+  }
+}
