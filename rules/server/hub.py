@@ -6,8 +6,8 @@ import asyncio
 import logging
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
 
+from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated
 from rules.server.store import EventStore
@@ -23,7 +23,7 @@ class Hub:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self._store: EventStore | None = None
-        self._bots = ThreadPoolExecutor(max_workers=max(1, settings.bot_threads), thread_name_prefix="trumps-bot")
+        self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
 
     @property
@@ -51,7 +51,7 @@ class Hub:
     async def stop(self) -> None:
         for table in self.tables.values():
             table.stop()
-        self._bots.shutdown(wait=False, cancel_futures=True)
+        self._bots.close()
         if self._store is not None:
             self._store.close()
 

@@ -52,8 +52,10 @@ class Settings:
     """Updates waiting for a slow client; past this the connection is closed (1008)."""
     history: int = 64
     """Updates per table kept in memory to replay exactly to a reconnecting client (older: a full resync)."""
+    bot_processes: int = 2
+    """Worker processes that run computer players' searches (0: threads of the server process instead)."""
     bot_threads: int = 4
-    """Threads that run computer players' searches, off the event loop."""
+    """Threads for computer players when ``bot_processes`` is 0."""
     computer_delay: float = 0.0
     """Seconds a computer seat waits before it moves (so people can follow the game)."""
 

@@ -13,7 +13,8 @@ change goes the same way, under the table's lock:
 4. each connection is sent its update: its own seat's view, never another seat's cards.
 
 The server's own moves (the deal, computer seats, a move forced by the clock) are made
-by a per-table driver task; computer players think in a thread pool, off the event loop.
+by a per-table driver task; computer players think in worker processes, off the event loop
+(see :mod:`rules.server.bots`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import random
 import secrets
 import time
 from collections import deque
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -35,7 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.events import Deal, Event, Notification, Position, RuleOptions, event_dict, parse_event
 from rules.game import Game, IllegalEvent
 from rules.options import RuleSet
-from rules.players import LEVELS, Player, make_player
+from rules.players import LEVELS, make_player
+from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import (
     CreateTable,
@@ -130,7 +131,8 @@ class SeatState:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
-    player: Player | None = None
+    seed: int = field(default_factory=lambda: secrets.randbits(32))
+    """The seed of this seat's computer player."""
 
 
 class Connection:
@@ -184,7 +186,7 @@ class Table:
         *,
         store: EventStore,
         settings: Settings,
-        bots: Executor,
+        bots: Bots,
         created: float,
         creator: str,
     ) -> None:
@@ -460,13 +462,10 @@ class Table:
                     assert seat is not None
                     view, seen = game.view(seat), self.event_no
                     state = self.seats[seat]
-                    if state.player is None:
-                        state.player = make_player(state.level or "easy", secrets.randbits(32))
-                    player = state.player
                 if self._settings.computer_delay:
                     await asyncio.sleep(self._settings.computer_delay)
                 try:
-                    move = await asyncio.get_running_loop().run_in_executor(self._bots, player.choose, view)
+                    move = await self._bots.choose(state.level or "easy", state.seed, view)
                 except Exception:
                     log.exception(
                         "table %s: the %s player of seat %d failed; it plays a random move", self.id, state.level, seat

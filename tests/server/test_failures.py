@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
-from rules.server import tables
+from rules.server import bots
 from rules.server.app import create_app
 from rules.server.limits import Settings
 from rules.server.store import EventStore, StoreError
@@ -22,7 +23,8 @@ with warnings.catch_warnings():  # this Starlette would rather use httpx2, which
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(db=str(tmp_path / "failures.sqlite3")))) as client:
+    # Bots in threads, so that the broken bot patched in below is the one that plays.
+    with TestClient(create_app(Settings(db=str(tmp_path / "failures.sqlite3"), bot_processes=0))) as client:
         yield client
 
 
@@ -41,7 +43,8 @@ class _BrokenBot:
 
 
 def test_a_failing_bot_does_not_stop_its_table(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tables, "make_player", lambda level, seed=None: _BrokenBot())
+    monkeypatch.setattr(bots, "make_player", lambda level, seed=None: _BrokenBot())
+    monkeypatch.setattr(bots, "_PLAYERS", OrderedDict())
     created = client.post("/api/tables", json={"computer": [{"seat": 1, "level": "easy"}]}).json()
     with client.websocket_connect(f"/ws/tables/{created['table']['id']}") as ws:
         ws.send_json({"type": "hello", "token": created["token"], "last_seen": None})
