@@ -191,6 +191,9 @@ def test_an_illegal_click_is_refused_with_a_message(server: Server, page: Page) 
     else:
         raise AssertionError("no position with an unplayable card came up")
 
+    # The computer's seat says what it just did: led, added a second card, or took (leaving a pile to answer).
+    said = page.inner_text(".opponents .seat-box .said")
+    assert said.split()[0] in ("led", "added", "took"), said
     card = me.unplayable_cards()[0]
     before, hand = me.data()["eventNo"], me.hand()
     me.click_card(card)
