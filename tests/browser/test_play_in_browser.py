@@ -7,6 +7,8 @@ from pathlib import Path
 from browser_helpers import Person, Server, create_table, play_until_over, screenshot
 from playwright.sync_api import Browser, Page, expect
 
+from rules.players import LEVELS
+
 OUTCOMES = {"You won this hand!", "You lost this hand", "Draw"}
 MY_TURN = "document.querySelector('.table-view')?.dataset.myTurn === 'yes'"
 
@@ -15,6 +17,9 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
     page.goto(server.url)
     expect(page.locator("h1")).to_have_text("Your trumps")
     screenshot(page, "lobby")
+    # The computer's levels offered are the engine's, in its order.
+    offered = page.eval_on_selector_all('select[name="seat-1"] option', "options => options.map(o => o.value)")
+    assert offered == [*LEVELS, "free"]
     table_id = create_table(page, server.url, name="Gus", opponent="free")
 
     stranger = browser.new_context(viewport={"width": 1280, "height": 860})
