@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -91,7 +92,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/tables/{table_id}", play),
         Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={Exception: _internal_error})
+    handlers = {404: _http_error, 405: _http_error, Exception: _internal_error}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.hub = hub
     return app
 
@@ -106,6 +108,13 @@ def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
 
 def _ok(message: BaseModel) -> JSONResponse:
     return JSONResponse(message.model_dump(mode="json"))
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    if error.status_code == 404:
+        return _error("not_found", f"there is nothing at {request.url.path[:80]}", 404)
+    return _error("bad_request", f"{request.method} is not allowed on {request.url.path[:80]}", error.status_code)
 
 
 async def _internal_error(request: Request, error: Exception) -> Response:

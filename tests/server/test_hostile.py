@@ -207,6 +207,8 @@ def test_bad_http_requests(server: Server) -> None:
         ("/api/tables", {"name": "x" * 5000}, 413, "too_large", "larger than"),
         (f"/api/tables/{table_id}/join", {}, 409, "table_full", "taken"),
         ("/api/tables/nope/join", {}, 404, "not_found", "nope"),
+        ("/api/nothing", {}, 404, "not_found", "/api/nothing"),
+        ("/api/tables/nope", {}, 405, "bad_request", "POST is not allowed"),
     ]
     for path, body, status, code, words in cases:
         got_status, error = server.post(path, body)
