@@ -4,8 +4,8 @@ Type a card (``TS``, ``ts``, ``10s``, ``10♠``) or its number in your hand, ``t
 ``u`` to take back your last decision, ``h`` for a hint, ``q`` to stop, ``?`` for help.
 When standard input is not a terminal, lines are read from it and the table is printed
 as plain text, so a test (or a script) can play through a pipe; the end of the input
-stops the game like ``q``. The game is saved as a replay log (CONTRACT.md) when it ends
-or stops.
+stops the game like ``q``. The game is kept as a replay log (CONTRACT.md), saved at every
+prompt and at the end.
 """
 
 from __future__ import annotations
@@ -16,23 +16,19 @@ import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-import rules.players
 from rules.cards import Card
 from rules.cli import terminal
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, event_json
 from rules.game import Game
 from rules.log import write_log
 from rules.options import RuleSet
-from rules.players import LEVELS, Player, make_player
-
-# The hint function arrives with the stronger players; until then ``h`` says so.
-_HINT: Callable[..., Any] | None = getattr(rules.players, "hint", None)
+from rules.players import LEVELS, Player, hint, make_player
 
 HELP = """\
 Commands:
@@ -40,7 +36,7 @@ Commands:
   a number      the card with that number in your hand
   t, take       take cards from the pile
   u, undo       take back your last decision (and the computer's moves since)
-  h, hint       suggest a move
+  h, hint       the move the strongest computer player would make (thinks for a second)
   q, quit       stop now; the game so far is saved
   ?, help       this text
 
@@ -275,17 +271,15 @@ class Session:
 
     def _hint(self) -> Text:
         """What the strongest computer player would do in your place."""
-        if _HINT is None:
-            return Text("no hint in this version: the computer players cannot give one yet", style="yellow")
         if self.game.phase == "trump_choice":
             return Text("no hint for the trump choice: it is made before you see your cards", style="yellow")
         view = self.game.view(self.you)
         with self._thinking("Looking for a hint…"):
-            suggestion = _HINT(view)
-        if isinstance(suggestion, Take):
-            return Text.assemble("hint: ", ("take", "bold"), " (t)")
-        card = suggestion.card
-        return Text.assemble("hint: ", terminal.card_text(card, style="bold"), f" ({view.hand.index(card) + 1})")
+            suggestion = hint(view)
+        if isinstance(suggestion, (Lead, Beat, Second)):
+            card = suggestion.card
+            return Text.assemble("hint: ", terminal.card_text(card, style="bold"), f" ({view.hand.index(card) + 1})")
+        return Text.assemble("hint: ", ("take", "bold"), " (t)")
 
     def _thinking(self, message: str) -> AbstractContextManager[object]:
         """A spinner at a terminal while the computer thinks; nothing in a pipe."""

@@ -329,3 +329,25 @@ def test_at_a_real_terminal_the_cards_are_in_colour(tmp_path: Path) -> None:
     assert "Game stopped" in text
     # North (left of the dealer) had chosen; you stopped at your own choice.
     assert [(event.type, getattr(event, "seat", None)) for event in read_log_file(log).events] == [("choose_trump", 1)]
+
+
+def test_a_hint_is_a_legal_move_and_changes_nothing() -> None:
+    rules = RuleSet(players=2, dealer=0)  # North leads: you answer, with cards that beat or a take
+    probe, _ = run_session(rules, 0, ["c"])
+    session, output = run_session(rules, 0, ["c", "h"])
+    assert session.game.events == probe.game.events
+    said = re.search(r"hint: (?:take \(t\)|(\S+) \((\d+)\))", output)
+    assert said is not None, output[-500:]
+    legal = session.game.legal_moves()
+    if said.group(1) is None:
+        assert any(event.type == "take" for event in legal)
+    else:
+        card = session.game.hand(0)[int(said.group(2)) - 1]
+        assert terminal.label(card) == said.group(1)
+        assert card in {getattr(event, "card", None) for event in legal}
+
+
+def test_there_is_no_hint_for_the_blind_trump_choice() -> None:
+    session, output = run_session(RuleSet(players=2, dealer=1), 0, ["hint"])
+    assert "no hint for the trump choice" in output
+    assert session.game.events == []
