@@ -52,7 +52,10 @@ _CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
 """A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
 
 _SUITS_IN = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
-_SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+_SUIT_WORDS: dict[str, SuitCode] = {
+    **{"s": "S", "h": "H", "d": "D", "c": "C", "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"},
+    **{"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"},
+}
 _NO_SUCH_CARD = "a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)"
 
 
@@ -93,11 +96,10 @@ def parse_suit(text: str) -> SuitCode:
     >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades")
     ('H', 'C', 'S')
     """
-    raw = text.strip().lower()
-    letter = _SUITS_IN.get(raw) or _SUIT_WORDS.get(raw) or (raw.upper() if raw in ("s", "h", "d", "c") else None)
+    letter = _SUIT_WORDS.get(text.strip().lower())
     if letter is None:
         raise InputError(f"no such suit {text.strip()!r}: type S, H, D or C (or ♠ ♥ ♦ ♣)")
-    return letter  # type: ignore[return-value]
+    return letter
 
 
 _COMMANDS = {
