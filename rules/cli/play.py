@@ -24,7 +24,7 @@ from rich.text import Text
 
 from rules.cards import Card
 from rules.cli import terminal
-from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, event_json
+from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
 from rules.game import Game
 from rules.log import write_log
 from rules.options import RuleSet
@@ -144,6 +144,7 @@ class Session:
         # When each seat went out (move number), for the summary.
         self.went_out: dict[int, int] = {}
         self._pending: Text | None = None  # a beat, told with its second card
+        self._watching_the_rest = False
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -180,7 +181,10 @@ class Session:
         game = self.game
         top = game.pile[-1] if game.pile else None
         notes = game.push(event)
-        if isinstance(event, ChooseTrump):
+        if self._watching_the_rest:
+            # You are out: only who goes out next is told, not every move of the others.
+            notes = [note for note in notes if isinstance(note, WentOut)]
+        elif isinstance(event, ChooseTrump):
             self.say(terminal.describe_trump(self.names[event.seat], event))
         elif isinstance(event, (Lead, Beat, Second)):
             line = terminal.describe_move(self.names[event.seat], event, top, self._pending)
@@ -195,8 +199,11 @@ class Session:
 
     def _record(self, notes: list[Notification]) -> None:
         for note in notes:
-            if note.type == "went_out":
+            if isinstance(note, WentOut):
                 self.went_out[note.seat] = self.moves_played
+                if note.seat == self.you and not self.game.is_over():
+                    self._watching_the_rest = True
+                    self.say(Text("  The others play on to the end…", style="dim"))
 
     # --- your decisions -------------------------------------------------------------------
 

@@ -115,7 +115,7 @@ def run_session(rules: RuleSet, you: int, script: list[str] | None = None, seed:
 
 @pytest.mark.parametrize(
     ("players", "you", "dealer", "must_beat", "pass_sixes", "seed"),
-    [(3, 1, 0, False, True, 5), (4, 3, 2, True, False, 1), (2, 1, 1, True, True, 5)],
+    [(3, 1, 0, False, True, 5), (4, 0, 2, True, False, 3), (2, 1, 1, True, True, 5)],
 )
 def test_whole_games_of_every_size_end_with_the_outcome_in_words(
     players: int, you: int, dealer: int, must_beat: bool, pass_sixes: bool, seed: int
@@ -127,6 +127,11 @@ def test_whole_games_of_every_size_end_with_the_outcome_in_words(
     assert result_words(game.outcome, names_from_seat(players, you)) in output
     replayed = Game.from_events(game.header, game.events)
     assert replayed.outcome == game.outcome
+    out = game.outcome.out_order
+    if you in out and out.index(you) < len(out) - 1:  # you went out while the others played on
+        rest = output.split("You went out", 1)[1].split("Game over", 1)[0]
+        assert "The others play on to the end" in rest
+        assert " led " not in rest and " beat " not in rest
 
 
 def test_typos_get_a_helpful_line_and_change_nothing() -> None:
