@@ -369,15 +369,21 @@ def play(
     dealer: Annotated[int, typer.Option(help="The dealer's seat; the player to the dealer's left leads first.")] = 0,
     pass_sixes: Annotated[bool, typer.Option(help="Pass each six of another player's trump to that player.")] = True,
     must_beat: Annotated[bool, typer.Option(help="Forbid taking while you hold a card that beats.")] = False,
-    level: Annotated[str, typer.Option(help=f"The computer's strength: {', '.join(LEVELS)}.")] = "easy",
+    level: Annotated[
+        str, typer.Option(help="The computer's strength: easy, medium (rules of thumb), hard (search), perfect.")
+    ] = "easy",
     seed: Annotated[int | None, typer.Option(help="Seed for the deal and the computer players.")] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Where to save the replay log [default: trumps-DATE-TIME.jsonl].")
+        Path | None, typer.Option(help="Where to save the replay log (default: trumps-DATE-TIME.jsonl here).")
     ] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the replay log.")] = False,
     undo: Annotated[bool, typer.Option(help="Allow taking moves back (a casual game).")] = True,
 ) -> None:
-    """Play a game against the computer in the terminal."""
+    """Play a game against the computer in the terminal.
+
+    Type a card (10S, 10♠, or its number in your hand), t to take, u to undo, h for a hint,
+    q to stop, ? for help and the rules in brief. The game is saved as a replay log.
+    """
     error = _option_error(players, seat, dealer, level)
     if error is not None:
         typer.echo(error, err=True)
