@@ -356,3 +356,21 @@ def test_there_is_no_hint_for_the_blind_trump_choice() -> None:
     session, output = run_session(RuleSet(players=2, dealer=1), 0, ["hint"])
     assert "no hint for the trump choice" in output
     assert session.game.events == []
+
+
+@pytest.mark.parametrize(
+    ("outcome", "words"),
+    [
+        (Outcome(result="loss", loser=0, out_order=[1]), "You lost: you were left holding 2 cards."),
+        (Outcome(result="loss", loser=2, out_order=[1, 0]), "East lost. You won, 2nd out."),
+        (Outcome(result="draw", reason="tie_check", out_order=[1]), "Draw: the last card, Q♥, beats 9♥ on the pile."),
+        (
+            Outcome(result="draw", reason="repetition", out_order=[]),
+            "Draw: the same position came up for the third time.",
+        ),
+    ],
+)
+def test_the_outcome_in_words(outcome: Outcome, words: str) -> None:
+    names = names_from_seat(3, 0)
+    last_hand = ["QH"] if outcome.result == "draw" else ["6S", "7S"]
+    assert terminal.outcome_words(outcome, names, last_hand, "9H") == words
