@@ -11,6 +11,7 @@ prompt and at the end.
 from __future__ import annotations
 
 import datetime
+import io
 import re
 import sys
 from collections.abc import Callable
@@ -389,6 +390,7 @@ def play(
         typer.echo(error, err=True)
         raise typer.Exit(2)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    _print_what_can_be_printed()
     console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
     rules = RuleSet(players=players, dealer=dealer, pass_sixes=pass_sixes, must_beat=must_beat)
     game = Game(rules, seed=seed)
@@ -455,6 +457,15 @@ class LogFile:
             typer.echo(f"cannot save the log to {self.path}: {problem.strerror}", err=True)
             raise typer.Exit(1) from None
         self._written = events
+
+
+def _print_what_can_be_printed() -> None:
+    """On an output that cannot encode suit symbols (``PYTHONIOENCODING=ascii``), print ``?`` rather than fail."""
+    try:
+        "♠♥♦♣—╭".encode(sys.stdout.encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(errors="replace")
 
 
 def _option_error(players: int, seat: int, dealer: int, level: str) -> str | None:

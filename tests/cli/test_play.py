@@ -374,3 +374,12 @@ def test_the_outcome_in_words(outcome: Outcome, words: str) -> None:
     names = names_from_seat(3, 0)
     last_hand = ["QH"] if outcome.result == "draw" else ["6S", "7S"]
     assert terminal.outcome_words(outcome, names, last_hand, "9H") == words
+
+
+def test_an_output_without_suit_symbols_gets_question_marks_not_a_traceback() -> None:
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--no-save", "--seed", "1"]
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    result = subprocess.run(command, input=b"s\nq\n", capture_output=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+    assert b"Traceback" not in result.stderr
+    assert b"You chose ? spades as trump." in result.stdout
