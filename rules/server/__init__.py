@@ -1,5 +1,13 @@
 """The online table: an ASGI app (:mod:`rules.server.app`) serving tables that play matches.
 
-:mod:`~rules.server.protocol` holds the messages, :mod:`~rules.server.tables` the tables,
-:mod:`~rules.server.store` the SQLite event store, :mod:`~rules.server.limits` the settings.
+- :mod:`~rules.server.protocol`: every message, as pydantic models, and their JSON Schema
+- :mod:`~rules.server.app`: the HTTP lobby, the WebSocket per table, the browser client
+- :mod:`~rules.server.hub`: all tables of a server; creating, joining, leaving; the rebuild at start-up
+- :mod:`~rules.server.tables`: one table, its seats, its match and its connections
+- :mod:`~rules.server.store`: the SQLite event store (every event committed before it is announced)
+- :mod:`~rules.server.bots`: computer seats thinking in worker processes
+- :mod:`~rules.server.verify`: checking a finished hand's seed, deal and log
+- :mod:`~rules.server.limits`: the settings and their defaults
+
+See ``docs/protocol.md``.
 """
