@@ -182,16 +182,22 @@ def _start_server(sync: str) -> tuple[subprocess.Popen[bytes], str, str]:
     command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--port", str(port)]
     command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--rate", "1000", "--burst", "1000"]
     command += ["--log-level", "warning"]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.path.join(os.path.dirname(db), "serve.log")  # a file, not a pipe nobody would read
+    with open(log, "wb") as output:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=output)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        if server.poll() is not None:
+            with open(log, errors="replace") as output:
+                reason = output.read().strip().splitlines()
+            raise RuntimeError(reason[-1] if reason else f"the server exited with status {server.returncode}")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).read()
             return server, f"ws://127.0.0.1:{port}", db
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.1)
     server.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError("the server did not start within 30 seconds")
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -215,7 +221,11 @@ def loadtest(
     """Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."""
     server = None
     if url is None:
-        server, url, db = _start_server(sync)
+        try:
+            server, url, db = _start_server(sync)
+        except RuntimeError as error:
+            typer.echo(f"trumps loadtest: cannot start a server: {error}", err=True)
+            raise typer.Exit(1) from None
         typer.echo(f"started trumps serve at {url} (database {db}, synchronous={sync})", err=True)
     try:
         tally = asyncio.run(_run(url, tables, seconds, think, seed, server.pid if server else None))
