@@ -207,6 +207,13 @@ def test_2_2_the_passing_of_sixes_is_announced() -> None:
     assert passed == [("6D", 1, 0), ("6S", 0, 1)]
     assert game.view(1).known[1] == ["6S"]  # everybody knows where a passed six went
     assert game.view(1).known[0] == ["6D"]
+    # a six that stays (own trump: 6H of seat 0; nobody's: 6D, 6C) is not announced, nor known
+    game = Game(RuleSet(players=2))
+    game.push(_event("choose 1 S"))
+    game.push(_event("choose 0 H"))
+    notes = game.push(Deal(hands=DUEL_DEAL))
+    assert notes == [SixPassed(card="6S", from_seat=0, to_seat=1)]
+    assert game.view(None).known == [[], ["6S"]]
 
 
 def test_2_2_with_four_players_every_six_goes_to_its_suits_owner() -> None:
