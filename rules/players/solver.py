@@ -66,7 +66,7 @@ from dataclasses import dataclass
 from rules import core
 from rules.players.greedy import heuristic_move
 
-__all__ = ["Solution", "Solver", "SolverLimit", "brute_force_value", "hand_cards"]
+__all__ = ["Solution", "Solver", "SolverLimit", "hand_cards"]
 
 UNBOUNDED = 1 << 30
 """The dependency depth of a result that leaned on no repetition."""
@@ -298,19 +298,3 @@ def _fresh(state: core.State) -> core.State:
     other = state.copy()
     other.seen = {} if other.phase in (core.SECOND, core.FINISHED) else {other.key(): 1}
     return other
-
-
-def brute_force_value(state: core.State, seat: int | None = None) -> int:
-    """Plain minimax over the real rules (third occurrence a draw): no table, no pruning. Tiny positions only.
-
-    The value is for ``seat`` (default: the seat to act), with the history ``state`` carries.
-    """
-    me = state.to_act if seat is None else seat
-    if state.outcome is not None:
-        return int(core.returns(state)[me])
-    values = []
-    for move in core.legal_moves(state):
-        token = core.apply(state, move)
-        values.append(brute_force_value(state, me))
-        core.undo(state, token)
-    return max(values) if state.to_act == me else min(values)

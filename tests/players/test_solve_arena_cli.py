@@ -1,0 +1,140 @@
+"""``trumps solve`` and ``trumps arena`` from the command line: output shapes and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rules.cli import app
+from rules.events import Deal
+from rules.game import Game
+from rules.log import log_lines
+from rules.options import RuleSet
+from rules.players.arena import Task, play_game, seatings, tasks
+from rules.players.levels import parse_bot
+
+runner = CliRunner()
+
+POSITION = (
+    '{"type": "position", "trumps": ["S", "H"], "hands": [["AS", "7D"], ["KH"]], '
+    '"pile": ["9C", "JC"], "to_act": 1, "phase": "respond"}'
+)
+
+
+def write(tmp_path: Path, *lines: str) -> str:
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+def test_solve_json(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", write(tmp_path, '{"type": "start"}', POSITION), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["value"] == 1
+    assert data["best"] == {"type": "beat", "seat": 1, "card": "KH"}
+    assert [m["value"] for m in data["moves"]] == [1, -1]
+    assert [m["move"]["type"] for m in data["moves"]] == ["beat", "take"]
+
+
+def test_solve_text_and_standard_input(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", "-"], input='{"type": "start"}\n' + POSITION + "\n")
+    assert result.exit_code == 0
+    assert "win" in result.stdout and "beat KH" in result.stdout
+
+
+def test_solve_after_moves_starts_repetition_counts_at_the_end(tmp_path: Path) -> None:
+    lines = ['{"type": "start"}', POSITION, '{"type": "take", "seat": 1}']
+    result = runner.invoke(app, ["solve", write(tmp_path, *lines), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["best"]["seat"] == 0
+    assert max(m["value"] for m in data["moves"]) == data["value"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"type": "start"}', '{"type": "lead", "seat": 0, "card": "1S"}'], "line 2"),
+        (['{"type": "start", "players": 3}'], "duel only"),
+        (['{"type": "start"}', '{"type": "choose_trump", "seat": 1, "suit": "H"}'], "no position to solve"),
+        (['{"type": "start"}', POSITION, '{"type": "beat", "seat": 1, "card": "KH"}'], "game is over"),
+    ],
+)
+def test_solve_errors(tmp_path: Path, lines: list[str], message: str) -> None:
+    result = runner.invoke(app, ["solve", write(tmp_path, *lines), "--json"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_solve_gives_up_on_a_position_too_large(tmp_path: Path) -> None:
+    game = Game(RuleSet(players=2), seed=1)
+    while game.phase == "trump_choice":
+        game.push(game.legal_moves()[0])
+    game.push(game.sample_deal())
+    path = tmp_path / "deal.jsonl"
+    path.write_text("".join(line + "\n" for line in log_lines(game)), encoding="utf-8")
+    result = runner.invoke(app, ["solve", str(path), "--seconds", "0.05"])
+    assert result.exit_code == 1
+    assert "too large" in result.stderr
+
+
+def test_solve_missing_file() -> None:
+    result = runner.invoke(app, ["solve", "/nonexistent/game.jsonl"])
+    assert result.exit_code == 1
+    assert "cannot read" in result.stderr
+
+
+def test_arena_json_shape() -> None:
+    result = runner.invoke(app, ["arena", "random", "greedy", "mcts:10it", "--games", "2", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["bots"] == ["random", "greedy", "mcts:10it"]
+    assert [(p["a"], p["b"]) for p in data["pairs"]] == [
+        ("random", "greedy"),
+        ("random", "mcts:10it"),
+        ("greedy", "mcts:10it"),
+    ]
+    for pair in data["pairs"]:
+        assert pair["a_wins"] + pair["draws"] + pair["b_wins"] == pair["games"] == 2
+    assert set(data["elo"]) == set(data["bots"]) and data["elo"]["random"] == 0
+
+
+def test_arena_table_and_three_players() -> None:
+    result = runner.invoke(app, ["arena", "random", "greedy", "--games", "6", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "random" in result.stdout and "Elo" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [(["random", "chess-engine"], "unknown bot"), (["random"], "at least two"), (["greedy", "greedy"], "twice")],
+)
+def test_arena_errors(arguments: list[str], message: str) -> None:
+    result = runner.invoke(app, ["arena", *arguments, "--games", "1"])
+    assert result.exit_code == 1
+    assert message in result.stderr
+
+
+def test_arena_plays_each_deal_in_every_seating() -> None:
+    work = tasks(["random", "greedy"], games=4, seed=9, players=2)
+    assert [(t.deal, t.seating) for t in work] == [(0, (0, 1)), (0, (1, 0)), (1, (0, 1)), (1, (1, 0))]
+    for seating in seatings(3):
+        assert sorted(seatings(3)).count(seating) == 1
+    assert sum(side for layout in seatings(3) for side in layout) == len(seatings(3)) * 3 / 2
+
+
+def test_mirrored_games_share_the_deal() -> None:
+    deals = []
+    for seating in ((0, 1), (1, 0)):
+        task = Task("random", "greedy", deal=0, seating=seating, seed=5)
+        specs = (task.a, task.b)
+        bots = [parse_bot(specs[side], seed=seat) for seat, side in enumerate(seating)]
+        game = play_game(bots, seed=task.seed * 1_000_003 + task.deal)
+        deals.append(next(event for event in game.events if isinstance(event, Deal)))
+    assert deals[0] == deals[1]

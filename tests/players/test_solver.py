@@ -1,0 +1,163 @@
+"""The exact solver agrees with plain minimax over the real rules, and the perfect player keeps its wins."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import core
+from rules.cards import CODES
+from rules.events import Position
+from rules.game import Game
+from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit
+
+# Positions found by search in which the full game tree reaches draws by repetition (third
+# occurrence): (hands, pile, trumps, to_act, phase), cards as pack indices.
+REPEATING = [
+    (((1, 21, 29), (14,)), (11, 17), (1, 0), 0, core.SECOND),
+    (((4, 6, 16), (23,)), (34, 32), (3, 0), 1, core.RESPOND),
+    (((7, 35), (13, 33)), (1, 2), (1, 0), 0, core.RESPOND),
+    (((17,), (21, 23, 35)), (4, 8), (2, 1), 1, core.SECOND),
+    (((19, 33), (8, 11)), (12, 24), (1, 3), 1, core.RESPOND),
+    (((0, 4, 5), (11,)), (33, 16), (3, 2), 0, core.SECOND),
+    (((19, 29, 34), (13, 16)), (4,), (0, 2), 1, core.RESPOND),
+]
+
+
+class TooLarge(Exception):
+    """The brute force met more nodes than its budget."""
+
+
+def brute_force_value(state: core.State, seat: int | None = None, budget: list[int] | None = None) -> int:
+    """Plain minimax over the real rules (third occurrence a draw, via core.apply): no table, no pruning.
+
+    The value is for ``seat`` (default: the seat to act), with the history ``state`` carries.
+    """
+    budget = budget if budget is not None else [BRUTE_FORCE_NODES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooLarge
+    me = state.to_act if seat is None else seat
+    if state.outcome is not None:
+        return int(core.returns(state)[me])
+    values = []
+    for move in core.legal_moves(state):
+        token = core.apply(state, move)
+        values.append(brute_force_value(state, me, budget))
+        core.undo(state, token)
+    return max(values) if state.to_act == me else min(values)
+
+
+BRUTE_FORCE_NODES = 200_000
+
+
+def random_position(rng: random.Random, cards: int, most_in_pile: int = 3) -> core.State:
+    pile = rng.randint(0, most_in_pile)
+    mine = rng.randint(1, cards - 1)
+    drawn = rng.sample(range(36), cards + pile)
+    phase = core.LEAD if pile == 0 else rng.choice((core.RESPOND, core.SECOND))
+    return core.State.from_position(
+        rng.sample(range(4), 2), [drawn[:mine], drawn[mine:cards]], drawn[cards:], rng.randrange(2), phase
+    )
+
+
+def repetition_draws(state: core.State) -> int:
+    """How many leaves of the full game tree are draws by repetition."""
+    if state.outcome is not None:
+        return int(state.outcome == ("draw", "repetition"))
+    total = 0
+    for move in core.legal_moves(state):
+        token = core.apply(state, move)
+        total += repetition_draws(state)
+        core.undo(state, token)
+    return total
+
+
+def check_against_brute_force(state: core.State) -> int:
+    solution = Solver().solve(state)
+    assert solution.value == brute_force_value(state.copy())
+    for move, value in solution.moves:
+        child = state.copy()
+        core.apply(child, move)
+        assert value == brute_force_value(child, state.to_act), core.move_code(move)
+    assert solution.value == max(value for _, value in solution.moves)
+    assert dict(solution.moves)[solution.best] == solution.value
+    return solution.value
+
+
+def test_solver_agrees_with_brute_force_on_random_small_positions() -> None:
+    rng = random.Random(2024)
+    values = []
+    for _ in range(300):
+        cards = rng.randint(2, 4)
+        values.append(check_against_brute_force(random_position(rng, cards, most_in_pile=5 - cards)))
+    assert set(values) == {-1, 0, 1}  # the sample holds wins, draws and losses
+
+
+@pytest.mark.parametrize("position", REPEATING)
+def test_solver_agrees_with_brute_force_where_positions_repeat(
+    position: tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, int], int, int],
+) -> None:
+    hands, pile, trumps, to_act, phase = position
+    state = core.State.from_position(trumps, hands, pile, to_act, phase)
+    assert repetition_draws(state.copy()) > 0
+    check_against_brute_force(state)
+
+
+def test_solver_value_alone_matches_solve() -> None:
+    rng = random.Random(7)
+    for _ in range(100):
+        state = random_position(rng, rng.randint(2, 6))
+        assert Solver().value(state) == Solver().solve(state).value
+
+
+def test_solver_refuses_more_than_two_players_and_finished_games() -> None:
+    three = core.State.from_position((0, 1, 2), [(0,), (10,), (20,)], (), 0, core.LEAD)
+    with pytest.raises(ValueError, match="duel only"):
+        Solver().solve(three)
+    two = core.State.from_position((0, 1), [(30,), (31,)], (), 0, core.LEAD)
+    core.apply(two, 30)
+    core.apply(two, core.TAKE)
+    assert Solver().value(two) in (-1, 0, 1)
+
+
+def test_solver_budget() -> None:
+    rng = random.Random(3)
+    state = core.State.from_position((0, 1), [rng.sample(range(0, 18), 9), list(range(18, 27))], (), 0, core.LEAD)
+    with pytest.raises(SolverLimit):
+        Solver(max_nodes=5000).value(state)
+
+
+def won_positions(count: int, cards: int) -> list[Position]:
+    """Duel positions the solver proves won for the seat to act."""
+    rng = random.Random(99)
+    found = []
+    while len(found) < count:
+        state = random_position(rng, cards)
+        if Solver(seconds=5).value(state) == 1:
+            found.append(
+                Position(
+                    trumps=["SHDC"[t] for t in state.trumps],
+                    hands=[[CODES[c] for c in core.moves_of_mask(h)] for h in state.hands],
+                    pile=[CODES[c] for c in state.pile],
+                    to_act=state.to_act,
+                    phase=core.PHASE_NAMES[state.phase],  # type: ignore[arg-type]
+                )
+            )
+    return found
+
+
+@pytest.mark.parametrize("opponent", [GreedyPlayer, RandomPlayer])
+def test_perfect_never_lets_a_proven_win_go(opponent: type[Player]) -> None:
+    for number, position in enumerate(won_positions(12, cards=7)):
+        game = Game.from_position(position)
+        seat = position.to_act
+        bots: list[Player] = [opponent(number), opponent(number)]  # type: ignore[call-arg]
+        bots[seat] = PerfectPlayer(seed=number, solver_seconds=10, mcts_seconds=None, mcts_iterations=10)
+        while not game.is_over():
+            to_act = game.to_act
+            assert to_act is not None
+            game.push(bots[to_act].choose(game.view(to_act)))
+        outcome = game.outcome
+        assert outcome is not None and outcome.result == "loss" and outcome.loser != seat, position
