@@ -305,6 +305,15 @@ def returns(state: State) -> list[float]:
     return [-1.0 if seat == state.outcome[1] else 1.0 for seat in range(state.players)]
 
 
+def next_dealer(dealer: int, loser: int | None) -> int:
+    """Who deals the next hand of a match (§4): the loser; after a draw (no loser), the same dealer.
+
+    >>> next_dealer(0, loser=1), next_dealer(0, loser=None)
+    (1, 0)
+    """
+    return dealer if loser is None else loser
+
+
 # --- Before play: trump choice, deal, sixes, positions ------------------------------------
 
 

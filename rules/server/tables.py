@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules import core
 from rules.events import Deal, Event, Notification, Position, RuleOptions, event_dict, parse_event
 from rules.game import Game, IllegalEvent
 from rules.options import RuleSet
@@ -368,9 +369,8 @@ class Table:
 
     def next_dealer(self) -> int:
         """RULES.md §4: the loser deals the next hand; after a draw the same dealer deals again."""
-        if self.hand_end is None or self.hand_end.outcome.loser is None:
-            return self.dealer if self.dealer is not None else self.config.dealer
-        return self.hand_end.outcome.loser
+        dealer = self.dealer if self.dealer is not None else self.config.dealer
+        return dealer if self.hand_end is None else core.next_dealer(dealer, self.hand_end.outcome.loser)
 
     async def commit(self, record: Record, *, by: Actor, event: Event | None = None) -> None:
         """Check, store, apply and announce one event. The caller holds :attr:`lock`.
