@@ -250,7 +250,23 @@ class Solver:
         depends = UNBOUNDED
         height = 0
         cut = False
-        for move in _order(state):
+        moves = _order(state)
+        if len(moves) > 1:
+            # Enhanced transposition cutoff: a child already proven won (OR node) or proven not won
+            # for good (AND node) settles this node at once.
+            for move in moves:
+                token = apply(state, move)
+                known = table.get(((tuple(state.hands), state.pile, state.to_act, state.phase), x))
+                undo(state, token)
+                if known is None:
+                    continue
+                if is_or and known >= 0:
+                    table[tkey] = known + 1
+                    return True, known + 1, UNBOUNDED, False
+                if not is_or and known == NOT_WIN:
+                    table[tkey] = NOT_WIN
+                    return False, 0, UNBOUNDED, False
+        for move in moves:
             token = apply(state, move)
             outcome = state.outcome
             if outcome is not None:
