@@ -53,9 +53,14 @@ def _table(result: ArenaResult) -> Table:
     for pair in result.pairs:
         rate, low, high = pair.win_rate()
         table.add_row(
-            pair.a, pair.b, str(pair.a_wins), str(pair.draws), str(pair.b_wins),
-            f"{rate:.1%} ({low:.1%}–{high:.1%})", f"{pair.score:.3f}",
-        )  # fmt: skip
+            pair.a,
+            pair.b,
+            str(pair.a_wins),
+            str(pair.draws),
+            str(pair.b_wins),
+            f"{rate:.1%} ({low:.1%}–{high:.1%})",
+            f"{pair.score:.3f}",
+        )
     ratings = elo_ratings(result.bots, result.pairs)
     table.caption = "Elo: " + ", ".join(f"{bot} {value:+.0f}" for bot, value in ratings.items())
     return table

@@ -28,8 +28,10 @@ from rules.state import View
 TRUMP_PREMIUM = RANKS_PER_SUIT
 """Added to a card's rank when the card is of its holder's own trump suit."""
 
-_COST = tuple(tuple(card % RANKS_PER_SUIT + (TRUMP_PREMIUM if card // RANKS_PER_SUIT == trump else 0)
-                    for card in range(36)) for trump in range(4))  # fmt: skip
+_COST = tuple(
+    tuple(card % RANKS_PER_SUIT + (TRUMP_PREMIUM if card // RANKS_PER_SUIT == trump else 0) for card in range(36))
+    for trump in range(4)
+)
 
 HIGH_TRUMP = TRUMP_PREMIUM + 6
 """The cost of a queen of one's own trump: spending it (or better) to beat is reluctant."""
@@ -94,8 +96,9 @@ def possible_masks(view: View, state: core.State) -> list[int]:
     if view.players == 2:
         return list(state.hands)
     unseen = unseen_mask(view)
-    return [state.hands[seat] if seat == view.seat else card_mask(known) | unseen
-            for seat, known in enumerate(view.known)]  # fmt: skip
+    return [
+        state.hands[seat] if seat == view.seat else card_mask(known) | unseen for seat, known in enumerate(view.known)
+    ]
 
 
 class GreedyPlayer:

@@ -10,13 +10,14 @@ is each hand's size and the cards it publicly picked up (``view.known``), and
 Rebuilt states start with an empty repetition history: the view does not carry the
 positions of the past, so repetition counts start at the current position.
 
+>>> from rules.cards import codes_of_mask
 >>> from rules.events import Position
 >>> from rules.game import Game
 >>> game = Game.from_position(Position(trumps=["S", "H"], hands=[["AS", "7D"], ["KH"]], pile=["9C", "JC"],
 ...                                    to_act=1, phase="respond"))
 >>> state = duel_state(game.view(1))          # seat 1 deduces seat 0's hand
->>> codes_of_mask(state.hands[0]), state.pile == tuple(Card.parse(c) for c in ("9C", "JC"))
-(['AS', '7D'], True)
+>>> codes_of_mask(state.hands[0]), codes_of_mask(state.hands[1])
+(['AS', '7D'], ['KH'])
 """
 
 from __future__ import annotations
@@ -25,13 +26,12 @@ import random
 from collections.abc import Iterable
 
 from rules import core
-from rules.cards import FULL_PACK_MASK, SUIT_CHARS, Card, codes_of_mask, mask_of
+from rules.cards import FULL_PACK_MASK, SUIT_CHARS, Card, mask_of
 from rules.events import Beat, Event, Lead, Second, Take
 from rules.state import View
 
 __all__ = [
     "card_mask",
-    "codes_of_mask",
     "duel_state",
     "event_of",
     "infer_must_beat",
@@ -141,8 +141,12 @@ def state_of_view(view: View, rng: random.Random | None = None) -> core.State:
 def _state(view: View, hands: list[int]) -> core.State:
     assert view.to_act is not None
     phase = core.PHASE_NAMES.index(view.phase)
-    state = core.State.from_position(
-        _trumps(view), [list(core.moves_of_mask(h)) for h in hands], [Card.parse(c) for c in view.pile],
-        view.to_act, phase, infer_must_beat(view), view.out_order,
-    )  # fmt: skip
-    return state
+    return core.State.from_position(
+        _trumps(view),
+        [list(core.moves_of_mask(hand)) for hand in hands],
+        [Card.parse(code) for code in view.pile],
+        view.to_act,
+        phase,
+        infer_must_beat(view),
+        view.out_order,
+    )
