@@ -51,12 +51,14 @@ class PerfectPlayer:
             return choose_trump(view, self._rng)
         self.proved = False
         if view.players == 2:
-            game = (tuple(view.trumps), tuple(view.out_of_play))
+            state = duel_state(view)
+            # The table's keys hold hands, pile, seat and phase; trumps, the cards in play and the
+            # rule must_beat (as far as the view shows it) must stay the same for its entries to hold.
+            game = (tuple(view.trumps), tuple(view.out_of_play), state.must_beat)
             if game != self._game or len(self.solver.table) > MAX_TABLE:
                 self.solver.clear()
                 self._game = game
                 self.proven_win = False
-            state = duel_state(view)
             if hand_cards(state) <= self.solver_cards:
                 try:
                     self.proven_win = self.proven_win or self.solver.value(state) == 1

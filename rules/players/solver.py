@@ -38,6 +38,12 @@ position alone:
    occurrence a draw, no table, no pruning) agrees, which ``tests/players`` checks on many
    small positions.
 
+   Each Boolean search runs under a depth bound that grows (iterative deepening, from
+   :data:`FIRST_DEPTH` by :data:`DEPTH_STEP` plies): a win found under a bound is a real win;
+   a not-win counts only once no branch was cut by the bound (until then it is stored with
+   the bound it holds for). Moves are tried greedy choice first, and a child already proven
+   in the table settles its parent before any search (enhanced transposition cutoff).
+
 3. Knowing that a move wins is not enough to win: a player who always picks *some* winning
    move can go round in circles into a repetition draw. Every stored win therefore carries
    the height of its proof; an OR node's proof is one more than its winning child's, an
@@ -113,7 +119,7 @@ def _order(state: core.State) -> list[int]:
 
 
 class Solver:
-    """Alpha–beta in its Boolean form (AND/OR search) with a transposition table, for the duel.
+    """Alpha–beta in its Boolean form (AND/OR search, null windows) with a transposition table, for the duel.
 
     ``max_nodes`` and ``seconds`` bound each call; beyond them :class:`SolverLimit` is raised.
     The table persists between calls (positions of one game share most of their subtrees);
