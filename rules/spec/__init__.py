@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.spec.chart import mermaid
+from rules.spec.output import write_files
 from rules.spec.perft import perft_table
 from rules.spec.schemas import log_schema, protocol_schema, state_schema
 from rules.spec.vectors import vector_files
@@ -87,19 +88,12 @@ def spec_files() -> dict[str, str]:
 def write_spec(out_dir: str | Path) -> list[Path]:
     """Write every file of the specification under ``out_dir``; returns the paths written.
 
-    Files of an earlier generation that are no longer produced are removed, so the
+    Vectors of an earlier generation that are no longer produced are removed, so the
     folder always equals a fresh generation.
     """
-    out = Path(out_dir)
-    files = spec_files()
-    written = []
-    for name, text in files.items():
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    for folder in (out, out / "vectors"):
-        for stale in folder.glob("*"):
-            if stale.is_file() and stale.relative_to(out).as_posix() not in files:
-                stale.unlink()
-    return written
+    return write_files(Path(out_dir), spec_files(), _stale_vectors)
+
+
+def _stale_vectors(out: Path) -> list[Path]:
+    # Only the vectors folder gains and loses files between generations; its files are all ours.
+    return [*out.glob("vectors/*.jsonl"), *out.glob("vectors/*.json")]

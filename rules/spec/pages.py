@@ -21,6 +21,7 @@ from rules.cards import Card
 from rules.events import NOTIFICATION_ADAPTER
 from rules.options import RuleSet
 from rules.spec.chart import TRANSIENT, chart_rows, states
+from rules.spec.output import write_files
 from rules.spec.perft import perft_table
 from rules.spec.pictures import table_picture
 from rules.spec.schemas import log_schema, state_schema
@@ -362,15 +363,9 @@ def page_files() -> dict[str, str]:
 
 def write_pages(out_dir: str | Path) -> list[Path]:
     """Write the generated pages under ``out_dir`` (removing stale ones); returns the paths written."""
-    out = Path(out_dir)
-    files = page_files()
-    written = []
-    for name, text in files.items():
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    for stale in out.rglob("*.md"):
-        if stale.relative_to(out).as_posix() not in files:
-            stale.unlink()
-    return written
+    return write_files(Path(out_dir), page_files(), _stale_pages)
+
+
+def _stale_pages(out: Path) -> list[Path]:
+    # A page is ours only if it carries the generated note: a hand-written page is never removed.
+    return [page for page in out.rglob("*.md") if page.read_text(encoding="utf-8").startswith(GENERATED_NOTE)]

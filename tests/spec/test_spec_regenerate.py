@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from rules.cli import app
 from rules.spec import write_spec
+from rules.spec.pages import write_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,14 +30,22 @@ def test_regeneration_equals_the_committed_files(tmp_path: Path) -> None:
     assert fresh_docs == committed_docs, "docs/generated drifted: run trumps spec --out spec --docs docs/generated"
 
 
-def test_stale_files_are_removed(tmp_path: Path) -> None:
+def test_stale_vectors_are_removed(tmp_path: Path) -> None:
     (tmp_path / "vectors").mkdir()
     (tmp_path / "vectors" / "old_vector.jsonl").write_text("{}\n")
-    (tmp_path / "old.json").write_text("{}\n")
     write_spec(tmp_path)
     assert not (tmp_path / "vectors" / "old_vector.jsonl").exists()
-    assert not (tmp_path / "old.json").exists()
     assert (tmp_path / "vectors" / "index.json").exists()
+
+
+def test_files_the_generator_did_not_make_are_never_removed(tmp_path: Path) -> None:
+    """``trumps spec --out . --docs .`` must not delete the project's own files."""
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    (tmp_path / "notes.md").write_text("# hand-written\n")
+    write_spec(tmp_path)
+    write_pages(tmp_path)
+    assert (tmp_path / "pyproject.toml").read_text() == "[project]\n"
+    assert (tmp_path / "notes.md").read_text() == "# hand-written\n"
 
 
 def test_an_unwritable_folder_is_one_clear_line(tmp_path: Path) -> None:

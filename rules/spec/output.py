@@ -1,0 +1,25 @@
+"""Writing a generated folder: every file written, stale generated files removed, nothing else touched."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+
+def write_files(out: Path, files: dict[str, str], stale: Callable[[Path], Iterable[Path]]) -> list[Path]:
+    """Write ``files`` (relative name → text) under ``out``; returns the paths written.
+
+    ``stale(out)`` lists the files an earlier generation may have left: those not written
+    now are removed, so the folder equals a fresh generation. It must list only files the
+    generator made, so that ``--out .`` can never delete a file of the project.
+    """
+    written = []
+    for name, text in files.items():
+        path = out / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for path in stale(out):
+        if path.is_file() and path.relative_to(out).as_posix() not in files:
+            path.unlink()
+    return written
