@@ -192,6 +192,7 @@ class Game:
         return View(
             seat=seat,
             players=self.rules.players,
+            rules=self.header.rules,
             phase=self.phase,
             to_act=self.to_act,
             trumps=self.trumps,

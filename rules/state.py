@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from rules.cards import CardCode
-from rules.events import Event, Seat, SuitCode
+from rules.events import Event, RuleOptions, Seat, SuitCode
 
 PhaseName = Literal["trump_choice", "deal", "lead", "respond", "second", "finished"]
 
@@ -60,6 +60,7 @@ class View(BaseModel):
 
     seat: Seat | None
     players: int
+    rules: RuleOptions = Field(description="The rule options of this game (public).")
     phase: PhaseName
     to_act: Seat | None
     trumps: list[SuitCode | None]

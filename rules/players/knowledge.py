@@ -34,7 +34,6 @@ __all__ = [
     "card_mask",
     "duel_state",
     "event_of",
-    "infer_must_beat",
     "move_of",
     "sample_state",
     "state_of_view",
@@ -62,17 +61,6 @@ def event_of(view: View, move: int) -> Event:
         if isinstance(event, Lead | Beat | Second | Take) and move_of(event) == move:
             return event
     raise ValueError(f"{core.move_code(move)} is not a legal move of seat {view.seat}")
-
-
-def infer_must_beat(view: View) -> bool:
-    """Whether the rule ``must_beat`` is on, as far as the legal moves show it (else assumed off).
-
-    Only a seat that could beat and is not offered ``take`` proves the rule; the view does not
-    carry the rule set, so in every other case the default (off) is assumed.
-    """
-    if view.phase != "respond" or not view.legal_moves:
-        return False
-    return not any(isinstance(event, Take) for event in view.legal_moves)
 
 
 def _trumps(view: View) -> list[int]:
@@ -147,6 +135,6 @@ def _state(view: View, hands: list[int]) -> core.State:
         [Card.parse(code) for code in view.pile],
         view.to_act,
         phase,
-        infer_must_beat(view),
+        view.rules.must_beat,
         view.out_order,
     )

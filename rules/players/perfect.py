@@ -53,7 +53,7 @@ class PerfectPlayer:
         if view.players == 2:
             state = duel_state(view)
             # The table's keys hold hands, pile, seat and phase; trumps, the cards in play and the
-            # rule must_beat (as far as the view shows it) must stay the same for its entries to hold.
+            # rule must_beat must stay the same for its entries to hold.
             game = (tuple(view.trumps), tuple(view.out_of_play), state.must_beat)
             if game != self._game or len(self.solver.table) > MAX_TABLE:
                 self.solver.clear()
