@@ -7,19 +7,13 @@ with the keyboard. It never talks to the server itself.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
+from serving import ServedProcess
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -33,57 +27,22 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """``trumps serve`` in a subprocess on a loopback port, with a real SQLite file."""
+class Server(ServedProcess):
+    """The server the page talks to."""
 
     def __init__(self, db: Path, port: int | None = None) -> None:
-        self.db = db
-        self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        # Durability is the server tests' subject; "normal" sync spares a disk flush per move here.
+        env = {
+            "TRUMPS_SYNC": "normal",
+            "TRUMPS_MAX_TABLES_PER_CLIENT": "0",
+            "TRUMPS_RATE": "200",
+            "TRUMPS_BURST": "400",
+        }
+        super().__init__(db, env, port)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        # Durability is the server tests' subject; "normal" sync spares a disk flush per move here.
-        env = {**os.environ, "TRUMPS_SYNC": "normal", "TRUMPS_MAX_TABLES_PER_CLIENT": "0"}
-        env |= {"TRUMPS_RATE": "200", "TRUMPS_BURST": "400"}
-        command = [sys.executable, "-c", "from rules.cli import main; main()", "serve"]
-        command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "warning"]
-        self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                error = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"trumps serve exited: {error}")
-            try:
-                urllib.request.urlopen(f"{self.url}/api/tables", timeout=1).read()
-                return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.05)
-        raise RuntimeError("trumps serve did not start within 20 s")
-
-    def kill(self) -> None:
-        """SIGKILL, like a crash: every open connection drops at once."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        return self.http
 
 
 def launch(playwright: Any) -> Browser:

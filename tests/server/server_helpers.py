@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -19,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
+from serving import ServedProcess
 
 from rules.events import parse_event
 from rules.game import Game
@@ -28,62 +23,11 @@ from rules.server.verify import hand_end_problem, seed_hash
 _MOVES = ("choose_trump", "lead", "beat", "second", "take")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """``trumps serve`` on a free loopback port, with a real SQLite file."""
+class Server(ServedProcess):
+    """The server under test, with requests to its HTTP API and a look into its database file."""
 
     def __init__(self, db: Path, **env: str) -> None:
-        self.db = db
-        self.env = env
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        env = {**os.environ, **self.env}
-        command = [sys.executable, "-c", "from rules.cli import main; main()", "serve"]
-        command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "warning"]
-        self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
-            try:
-                urllib.request.urlopen(f"{self.http}/api/tables", timeout=1).read()
-                return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.05)
-        raise RuntimeError("server did not start")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no flush, exactly like a crash."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> str:
-        assert self.proc is not None
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return self.proc.stderr.read().decode() if self.proc.stderr else ""
+        super().__init__(db, env)
 
     def post(self, path: str, body: Any) -> tuple[int, dict[str, Any]]:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
