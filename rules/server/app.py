@@ -10,7 +10,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -167,35 +167,31 @@ async def table_info(request: Request) -> Response:
         return _error(refused.code, str(refused))
 
 
-async def create_table(request: Request) -> Response:
+async def _answer(
+    request: Request, model: type[BaseModel], act: Callable[[Any], Awaitable[BaseModel]], failed: str
+) -> Response:
+    """Parse the body as ``model``, ``act`` on it; a refusal or a failed write (``failed`` says what) is an error."""
     try:
-        body = await _body(request, CreateTable)
-        creator = request.client.host if request.client else "unknown"
-        return _ok(await _hub(request).create(body, creator))
+        return _ok(await act(await _body(request, model)))
     except Refused as refused:
         return _error(refused.code, str(refused))
     except StoreError:
-        return _error("internal", "the table could not be saved; try again", 503)
+        return _error("internal", f"{failed} could not be saved; try again", 503)
+
+
+async def create_table(request: Request) -> Response:
+    creator = request.client.host if request.client else "unknown"
+    return await _answer(request, CreateTable, lambda body: _hub(request).create(body, creator), "the table")
 
 
 async def join_table(request: Request) -> Response:
-    try:
-        body = await _body(request, JoinTable)
-        return _ok(await _hub(request).join(request.path_params["table_id"], body))
-    except Refused as refused:
-        return _error(refused.code, str(refused))
-    except StoreError:
-        return _error("internal", "the seat could not be saved; try again", 503)
+    table_id = request.path_params["table_id"]
+    return await _answer(request, JoinTable, lambda body: _hub(request).join(table_id, body), "the seat")
 
 
 async def leave_table(request: Request) -> Response:
-    try:
-        body = await _body(request, LeaveTable)
-        return _ok(await _hub(request).leave(request.path_params["table_id"], body))
-    except Refused as refused:
-        return _error(refused.code, str(refused))
-    except StoreError:
-        return _error("internal", "leaving could not be saved; try again", 503)
+    table_id = request.path_params["table_id"]
+    return await _answer(request, LeaveTable, lambda body: _hub(request).leave(table_id, body), "leaving")
 
 
 # --- WebSocket ---------------------------------------------------------------------------------------
