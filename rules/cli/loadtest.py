@@ -2,8 +2,9 @@
 
 Without ``--url`` it starts its own ``trumps serve`` on a free loopback port with a fresh
 database (and limits opened for bots); with ``--url`` it drives a running server, which
-must then allow that many tables per client and that many messages per second
-(``trumps serve --max-tables-per-client 0 --rate 1000 --burst 1000``).
+must then allow that many tables and connections per client and that many messages per
+second (``trumps serve --max-tables-per-client 0 --max-connections-per-client 0 --rate 1000
+--burst 1000``): every client of the load test comes from one address.
 
 It prints moves per second, the latency from sending a move to receiving the update
 that shows it (p50, p95, p99, max), the errors, and the lost moves (a move the server
@@ -180,7 +181,8 @@ def _start_server(sync: str) -> tuple[subprocess.Popen[bytes], str, str]:
     port = _free_port()
     db = os.path.join(tempfile.mkdtemp(prefix="trumps-loadtest-"), "load.sqlite3")
     command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--port", str(port)]
-    command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--rate", "1000", "--burst", "1000"]
+    command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--max-connections-per-client", "0"]
+    command += ["--rate", "1000", "--burst", "1000"]
     command += ["--log-level", "warning"]
     log = os.path.join(os.path.dirname(db), "serve.log")  # a file, not a pipe nobody would read
     with open(log, "wb") as output:

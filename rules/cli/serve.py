@@ -24,6 +24,15 @@ def serve(
         int | None, typer.Option(help="Unfinished tables one address may create, 0: no limit [10].")
     ] = None,
     max_tables: Annotated[int | None, typer.Option(help="Unfinished tables on the server [2000].")] = None,
+    max_connections_per_client: Annotated[
+        int | None, typer.Option(help="Open WebSocket connections from one address, 0: no limit [64].")
+    ] = None,
+    idle_table_seconds: Annotated[
+        float | None,
+        typer.Option(
+            help="Seconds before a table nobody is connected to leaves memory (kept on disk), 0: never [600]."
+        ),
+    ] = None,
     computer_delay: Annotated[float | None, typer.Option(help="Seconds a computer seat waits to move [0].")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
@@ -47,6 +56,8 @@ def serve(
             hello_timeout=hello_timeout,
             max_tables_per_client=max_tables_per_client,
             max_tables=max_tables,
+            max_connections_per_client=max_connections_per_client,
+            idle_table_seconds=idle_table_seconds,
             computer_delay=computer_delay,
         )
     except ValueError as error:

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rules.events import event_dict
@@ -69,6 +70,20 @@ the lobby is at <a href="/api/tables">/api/tables</a> and the protocol is descri
 """
 
 
+_REVALIDATE = {"Cache-Control": "no-cache"}
+"""For the page and its files: a browser may keep them but must ask first (a 304 is cheap), so that
+after an upgrade no page mixes old and new modules."""
+
+
+class _RevalidatedFiles(StaticFiles):
+    """The browser client's files, with :data:`_REVALIDATE`."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(_REVALIDATE)
+        return response
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     """The server app; ``settings`` default to :meth:`Settings.from_env`."""
     settings = settings if settings is not None else Settings.from_env()
@@ -90,7 +105,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", play),
-        Mount("/static", app=StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Mount("/static", app=_RevalidatedFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     handlers = {404: _http_error, 405: _http_error, Exception: _internal_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
@@ -125,8 +140,8 @@ async def _internal_error(request: Request, error: Exception) -> Response:
 async def index(request: Request) -> Response:
     page = STATIC / "index.html"
     if page.is_file():
-        return FileResponse(page)
-    return HTMLResponse(_PLACEHOLDER)
+        return FileResponse(page, headers=_REVALIDATE)
+    return HTMLResponse(_PLACEHOLDER, headers=_REVALIDATE)
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -162,7 +177,7 @@ async def lobby(request: Request) -> Response:
 
 async def table_info(request: Request) -> Response:
     try:
-        return _ok(_hub(request).table(request.path_params["table_id"]).info())
+        return _ok(await _hub(request).info(request.path_params["table_id"]))
     except Refused as refused:
         return _error(refused.code, str(refused))
 
@@ -225,9 +240,9 @@ class _Session:
             self.error("internal", "something went wrong on the server; please reconnect")
             self.conn.drop(1011, "server error")
         finally:
-            if self.table is not None:
-                self.table.connections.discard(self.conn)
             self.conn.drop(1000, "")
+            if self.table is not None:
+                self.table.detach(self.conn)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, timeout=5)
             writer.cancel()
@@ -345,12 +360,17 @@ class _Session:
     async def _hello(self, hello: Hello) -> None:
         if self.hello:
             raise Refused("already_hello", "this connection already said hello")
-        table_id = self.ws.path_params["table_id"]
-        table = self.hub.tables.get(table_id)
-        if table is None:
-            self.error("not_found", f"there is no table {table_id[:40]!r}")
+        try:
+            async with self.hub.locked(self.ws.path_params["table_id"]) as table:
+                self._welcome(table, hello)
+        except Refused as refused:
+            if refused.code != "not_found":
+                raise
+            self.error("not_found", str(refused))
             self.conn.drop(1008, "no such table")
-            return
+
+    def _welcome(self, table: Table, hello: Hello) -> None:
+        """Seat this connection at ``table`` (whose lock the caller holds), or refuse it and close."""
         seat: int | None = None
         if hello.token is not None:
             seat = table.seat_of_token(hello.token)
@@ -362,16 +382,30 @@ class _Session:
             self.error("table_full", "this table has as many connections as it can take")
             self.conn.drop(1008, "too many connections")
             return
-        async with table.lock:
-            self.conn.seat = seat
-            self.table = table
-            self.hello = True
-            table.connections.add(self.conn)
-            self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
-            for text in table.catch_up(seat, hello.last_seen):
-                self.conn.send(text)
+        self.conn.seat = seat
+        self.table = table
+        self.hello = True
+        table.connections.add(self.conn)
+        self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
+        for text in table.catch_up(seat, hello.last_seen):
+            self.conn.send(text)
+        table.attach(self.conn)  # after the catch-up: the others, and this one, hear who is connected now
 
 
 async def play(websocket: WebSocket) -> None:
+    hub = _hub(websocket)
+    address = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
-    await _Session(websocket, _hub(websocket)).run()
+    if not hub.admit(address):
+        limit = hub.settings.max_connections_per_client
+        refusal = ErrorMessage(
+            code="too_many_connections", message=f"this address already has {limit} connections open to this server"
+        )
+        with contextlib.suppress(Exception):
+            await websocket.send_text(refusal.model_dump_json())
+            await websocket.close(1008, "too many connections from this address")
+        return
+    try:
+        await _Session(websocket, hub).run()
+    finally:
+        hub.release(address)

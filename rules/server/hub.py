@@ -1,30 +1,45 @@
-"""The hub: every table of one server, created, joined and left here, and rebuilt at start-up."""
+"""The hub: every table of one server, created, joined and left here, rebuilt at start-up, put to sleep when idle.
+
+A table lives in memory while it is in use. Once nobody has been connected to it for
+``Settings.idle_table_seconds`` and nothing can happen there until a person acts (its match
+is over, or its hand is over, or it waits for a person who has gone, with no clock running),
+the hub puts it to sleep: it leaves memory and the lobby, and stays whole in the database. Anyone
+who asks for it by id (joining, watching, reconnecting, leaving its seat) wakes it: it is
+rebuilt from its events and goes on exactly where it stopped. A sleeping table whose match is
+not over is marked ``asleep`` in the database, so a restart does not load it either.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
+from collections import Counter
+from collections.abc import AsyncIterator
 
 from rules.server.bots import Bots
 from rules.server.limits import Settings
-from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated
-from rules.server.store import EventStore
+from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated, TableInfo
+from rules.server.store import EventStore, StoredTable, StoreError
 from rules.server.tables import Refused, Table, TableConfig, new_token, token_hash
 
 log = logging.getLogger("rules.server")
 
 
 class Hub:
-    """All tables of a server, by id."""
+    """All tables of a server, by id (those in memory), and the WebSocket connections per client address."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.tables: dict[str, Table] = {}
+        self.clients: Counter[str] = Counter()
+        """Open WebSocket connections per client address."""
         self._store: EventStore | None = None
         self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> EventStore:
@@ -32,23 +47,21 @@ class Hub:
         return self._store
 
     async def start(self) -> None:
-        """Open the store and rebuild every unfinished table from its events."""
+        """Open the store, rebuild every unfinished table that is not asleep, start putting idle tables to sleep."""
         self._store = EventStore(self.settings.db, self.settings.sync)
         for stored in self._store.unfinished():
-            table = self._new_table(
-                stored.id, TableConfig.model_validate(stored.config), stored.created, stored.creator
-            )
-            for record in stored.events:
-                table.apply(record)
+            table = self._rebuild(stored)
             if table.match_over:
                 await self._store.finish(table.id)
                 continue
-            self.tables[table.id] = table
-            table.restart_clock()
-            table.kick()
+            self._bring_in(table)
         log.info("rebuilt %d tables from %s", len(self.tables), self.settings.db)
+        if self.settings.idle_table_seconds > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             table.stop()
         self._bots.close()
@@ -66,15 +79,121 @@ class Hub:
             creator=creator,
         )
 
-    def table(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise Refused("not_found", f"there is no table {table_id[:40]!r}")
+    def _rebuild(self, stored: StoredTable) -> Table:
+        """A table as its stored events leave it (not yet in :attr:`tables`, nothing started)."""
+        table = self._new_table(stored.id, TableConfig.model_validate(stored.config), stored.created, stored.creator)
+        for record in stored.events:
+            table.apply(record)
         return table
 
+    def _bring_in(self, table: Table) -> None:
+        self.tables[table.id] = table
+        table.restart_clock()
+        table.kick()
+
+    # --- finding a table, waking it if it sleeps --------------------------------------------------------
+
+    async def table(self, table_id: str) -> Table:
+        """The table in memory, woken (loaded from the store) if it was asleep; :class:`Refused` if there is none."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._lock:
+            table = self.tables.get(table_id)  # woken by someone else meanwhile
+            if table is not None:
+                return table
+            stored = await self._stored(table_id)
+            if len(self.tables) >= self.settings.max_tables:
+                raise Refused("too_many_tables", "the server holds as many tables as it can right now; try again later")
+            table = self._rebuild(stored)
+            if not table.match_over:
+                # Awake again in the database too, so that a restart rebuilds it (ordered after the
+                # write that put it to sleep: one writer, in order).
+                await self.store.set_asleep(table_id, False)
+            self._bring_in(table)
+            log.info("woke table %s", table_id)
+            return table
+
+    async def _stored(self, table_id: str) -> StoredTable:
+        # Ids are short URL-safe tokens; anything else cannot be a table (and is not worth a query).
+        stored = await self.store.load(table_id) if 0 < len(table_id) <= 40 else None
+        if stored is None:
+            raise Refused("not_found", f"there is no table {table_id[:40]!r}")
+        return stored
+
+    async def info(self, table_id: str) -> TableInfo:
+        """What the lobby shows of a table; a sleeping one is read from the store without waking it."""
+        table = self.tables.get(table_id)
+        if table is None:
+            table = self._rebuild(await self._stored(table_id))
+        return table.info()
+
+    @contextlib.asynccontextmanager
+    async def locked(self, table_id: str) -> AsyncIterator[Table]:
+        """The table, awake, with its lock held (a table put to sleep while we waited is woken again)."""
+        while True:
+            table = await self.table(table_id)
+            async with table.lock:
+                if not table.asleep:
+                    yield table
+                    return
+
     def open_tables(self) -> list[Table]:
-        """Tables whose match is not over, newest first."""
+        """Tables in memory whose match is not over, newest first."""
         return sorted((t for t in self.tables.values() if not t.match_over), key=lambda t: -t.created)
+
+    # --- putting idle tables to sleep ---------------------------------------------------------------
+
+    async def _sweep_forever(self) -> None:
+        idle = self.settings.idle_table_seconds
+        every = min(max(idle / 4, 0.05), 30.0)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:  # housekeeping: never let it stop for good
+                log.exception("putting idle tables to sleep failed")
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Put to sleep every table idle for ``idle_table_seconds``; how many were."""
+        now = time.monotonic() if now is None else now
+        idle = self.settings.idle_table_seconds
+        asleep = 0
+        for table in list(self.tables.values()):
+            # No await between these checks and taking the table out: nothing can slip in between.
+            if table.connections or table.lock.locked() or not table.at_rest():
+                continue
+            if now - table.quiet_since < idle or self.tables.get(table.id) is not table:
+                continue
+            del self.tables[table.id]
+            table.asleep = True
+            table.stop()
+            asleep += 1
+            if not table.match_over:
+                try:
+                    await self.store.set_asleep(table.id, True)
+                except StoreError:
+                    log.exception("table %s: could not be marked asleep; the next start will rebuild it", table.id)
+        if asleep:
+            log.info("put %d idle tables to sleep; %d in memory", asleep, len(self.tables))
+        return asleep
+
+    # --- connections per client address ---------------------------------------------------------------
+
+    def admit(self, address: str) -> bool:
+        """Count a new WebSocket connection from ``address``; ``False`` (not counted) if it has too many open."""
+        limit = self.settings.max_connections_per_client
+        if limit and self.clients[address] >= limit:
+            return False
+        self.clients[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self.clients[address] -= 1
+        if self.clients[address] <= 0:
+            del self.clients[address]
+
+    # --- the lobby's requests --------------------------------------------------------------------------
 
     async def create(self, request: CreateTable, creator: str) -> TableCreated:
         config = TableConfig.of(request)
@@ -98,8 +217,7 @@ class Hub:
         return TableCreated(table=table.info(), seat=seat, token=token)
 
     async def join(self, table_id: str, request: JoinTable) -> Joined:
-        table = self.table(table_id)
-        async with table.lock:
+        async with self.locked(table_id) as table:
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")
             free = [seat for seat, state in enumerate(table.seats) if state.kind == "free"]
@@ -121,8 +239,7 @@ class Hub:
         return Joined(table_id=table_id, seat=seat, token=token)
 
     async def leave(self, table_id: str, request: LeaveTable) -> Left:
-        table = self.table(table_id)
-        async with table.lock:
+        async with self.locked(table_id) as table:
             seat = table.seat_of_token(request.token)
             if seat is None:
                 raise Refused("bad_token", "this token holds no seat at this table")

@@ -48,6 +48,11 @@ class Settings:
     """Unfinished tables on the server."""
     max_connections_per_table: int = 64
     """WebSocket connections (players and spectators) per table."""
+    max_connections_per_client: int = 64
+    """Open WebSocket connections from one client address, over all tables (0: no limit)."""
+    idle_table_seconds: float = 600.0
+    """A table nobody has been connected to for this long, on which nothing happens until a person acts,
+    leaves memory (it stays in the database and is loaded again when asked for; 0: tables stay in memory)."""
     send_queue: int = 256
     """Updates waiting for a slow client; past this the connection is closed (1008)."""
     history: int = 64

@@ -8,7 +8,7 @@ Every message is a JSON object with a ``type``. A client talks to the server in 
   :class:`Joined`), ``POST /api/tables/{id}/leave`` (:class:`LeaveTable` → :class:`Left`).
 * a WebSocket at ``/ws/tables/{id}`` for play: the client sends :data:`ClientMessage`
   (``hello`` first, then ``move``, ``next_hand``, ``ping``), the server sends
-  :data:`ServerMessage` (``welcome``, ``update``, ``error``, ``pong``).
+  :data:`ServerMessage` (``welcome``, ``update``, ``presence``, ``error``, ``pong``).
 
 Each ``update`` carries the table's event number ``event_no`` (1, 2, 3, ... over the
 whole match) and everything a client needs to draw the table: that seat's
@@ -287,6 +287,19 @@ class Update(_Message):
     hand_end: HandEnd | None = None
 
 
+class Presence(_Message):
+    """Who is connected changed, with no event: a person's connection to their seat opened or closed.
+
+    ``seats`` is the whole list, as in an update, with ``connected`` up to date; ``event_no`` is the
+    table's current event number (unchanged: presence is not an event and is never replayed).
+    """
+
+    type: Literal["presence"] = "presence"
+    table_id: str
+    event_no: int
+    seats: list[SeatInfo]
+
+
 ErrorCode = Literal[
     "bad_json",
     "bad_message",
@@ -307,6 +320,7 @@ ErrorCode = Literal[
     "match_over",
     "not_found",
     "table_full",
+    "too_many_connections",
     "seat_taken",
     "too_many_tables",
     "bad_request",
@@ -329,7 +343,7 @@ class Pong(_Message):
     event_no: int
 
 
-ServerMessage = Annotated[Welcome | Update | ErrorMessage | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | Presence | ErrorMessage | Pong, Field(discriminator="type")]
 
 
 # --- Parsing and the schema ----------------------------------------------------------------------

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     creator TEXT NOT NULL,
     config TEXT NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    asleep INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS events (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -57,6 +58,18 @@ class StoredTable:
     creator: str
     config: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
+    finished: bool = False
+    """The match is over."""
+    asleep: bool = False
+    """The table was put to sleep (out of memory, not rebuilt at start-up) with its match not over."""
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    """Create the schema, or bring a file made by an older server up to it."""
+    db.executescript(_SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+    if "asleep" not in columns:
+        db.execute("ALTER TABLE tables ADD COLUMN asleep INTEGER NOT NULL DEFAULT 0")
 
 
 def database_problem(path: str) -> str | None:
@@ -65,7 +78,7 @@ def database_problem(path: str) -> str | None:
         db = sqlite3.connect(path)
         try:
             db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+            _prepare(db)
         finally:
             db.close()
     except sqlite3.Error as error:
@@ -98,7 +111,7 @@ class EventStore:
         # only restarts the WAL once it has grown large (see _commit).
         self._db.execute("PRAGMA wal_autocheckpoint=0")
         self._db.execute("PRAGMA busy_timeout=10000")
-        self._db.executescript(_SCHEMA)
+        _prepare(self._db)
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="trumps-checkpoint", daemon=True)
         self._checkpointer.start()
@@ -113,14 +126,14 @@ class EventStore:
     # --- reading (at start-up, before play) ------------------------------------------------------
 
     def unfinished(self) -> list[StoredTable]:
-        """Every table whose match is not over, with its events, oldest table first."""
+        """Every table whose match is not over and that is not asleep, with its events, oldest table first."""
         rows = self._db.execute(
-            "SELECT id, created, creator, config FROM tables WHERE finished = 0 ORDER BY created"
+            "SELECT id, created, creator, config FROM tables WHERE finished = 0 AND asleep = 0 ORDER BY created"
         ).fetchall()
         tables = {row[0]: StoredTable(row[0], row[1], row[2], json.loads(row[3])) for row in rows}
         cursor = self._db.execute(
             "SELECT e.table_id, e.body FROM events e JOIN tables t ON t.id = e.table_id "
-            "WHERE t.finished = 0 ORDER BY e.table_id, e.no"
+            "WHERE t.finished = 0 AND t.asleep = 0 ORDER BY e.table_id, e.no"
         )
         for table_id, body in cursor:
             tables[table_id].events.append(json.loads(body))
@@ -130,6 +143,28 @@ class EventStore:
         """The stored events of one table, in order (for tests and tools)."""
         rows = self._db.execute("SELECT body FROM events WHERE table_id = ? ORDER BY no", (table_id,)).fetchall()
         return [json.loads(row[0]) for row in rows]
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """One table with its events (any table: asleep, finished or not), or ``None`` if there is none.
+
+        Read in a thread, on a connection of its own: the writer's connection may be inside a
+        transaction, and a reader in WAL mode sees exactly what is committed.
+        """
+        return await asyncio.to_thread(self._load, table_id)
+
+    def _load(self, table_id: str) -> StoredTable | None:
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            row = db.execute(
+                "SELECT id, created, creator, config, finished, asleep FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            events = db.execute("SELECT body FROM events WHERE table_id = ? ORDER BY no", (table_id,)).fetchall()
+        finally:
+            db.close()
+        bodies = [json.loads(body) for (body,) in events]
+        return StoredTable(row[0], row[1], row[2], json.loads(row[3]), bodies, bool(row[4]), bool(row[5]))
 
     # --- writing ---------------------------------------------------------------------------------
 
@@ -152,6 +187,10 @@ class EventStore:
     async def finish(self, table_id: str) -> None:
         """Mark a table's match over: it is not rebuilt at the next start."""
         await self._submit([("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))])
+
+    async def set_asleep(self, table_id: str, asleep: bool) -> None:
+        """Mark a table asleep (left out of the next start-up; loaded when asked for) or awake again."""
+        await self._submit([("UPDATE tables SET asleep = ? WHERE id = ?", (int(asleep), table_id))])
 
     async def _submit(self, writes: list[_Write]) -> None:
         loop = asyncio.get_running_loop()

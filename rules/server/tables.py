@@ -44,6 +44,7 @@ from rules.server.protocol import (
     DealPublic,
     HandEnd,
     HandStarted,
+    Presence,
     PublicEvent,
     Score,
     SeatFreed,
@@ -216,6 +217,11 @@ class Table:
         self.deadline: float | None = None
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
+        self.quiet_since = time.monotonic()
+        """When the table last had news: an event, or a connection closing (for putting idle tables to sleep)."""
+        self.asleep = False
+        """Set once the hub has put this table to sleep: this object is out of use; the hub loads a new one."""
+        self._presence: frozenset[int] = frozenset()
         self._history: deque[tuple[int, dict[int | None, str]]] = deque(maxlen=settings.history)
         self._driving = False
         self._timer: asyncio.TimerHandle | None = None
@@ -234,8 +240,11 @@ class Table:
         limit = self.config.match_hands
         return limit is not None and self.hands_played >= limit
 
+    def connected_seats(self) -> frozenset[int]:
+        return frozenset(conn.seat for conn in self.connections if conn.seat is not None and not conn.closed)
+
     def seat_infos(self) -> list[SeatInfo]:
-        connected = {conn.seat for conn in self.connections if not conn.closed}
+        connected = self.connected_seats()
         return [
             SeatInfo(seat=seat, kind=state.kind, name=state.name, level=state.level, connected=seat in connected)
             for seat, state in enumerate(self.seats)
@@ -311,6 +320,33 @@ class Table:
             if first <= last_seen + 1 and None not in missed:
                 return [text for text in missed if text is not None]
         return [self.render(resync=True)[seat]]
+
+    def at_rest(self) -> bool:
+        """Nothing will happen at this table until a person acts: no server move due or under way, no clock running."""
+        return not self._tasks and self.deadline is None and self._server_work() is None
+
+    # --- connections ------------------------------------------------------------------------------
+
+    def attach(self, conn: Connection) -> None:
+        """A connection said hello (the caller holds :attr:`lock` and has sent it its welcome and catch-up)."""
+        self.connections.add(conn)
+        self._announce_presence()
+
+    def detach(self, conn: Connection) -> None:
+        """A connection closed."""
+        self.connections.discard(conn)
+        self.quiet_since = time.monotonic()
+        self._announce_presence()
+
+    def _announce_presence(self) -> None:
+        """Tell every connection when the set of connected seats has changed since it was last told."""
+        connected = self.connected_seats()
+        if connected == self._presence:
+            return
+        self._presence = connected
+        text = Presence(table_id=self.id, event_no=self.event_no, seats=self.seat_infos()).model_dump_json()
+        for conn in list(self.connections):
+            conn.send(text)
 
     # --- changes ----------------------------------------------------------------------------------
 
@@ -407,6 +443,7 @@ class Table:
             # Only hides the table from the next start-up; a rebuild would find the match over anyway.
             await asyncio.shield(self._store.finish(self.id))
         self._set_clock()
+        self.quiet_since = time.monotonic()
         texts = self.render(resync=False)
         self._history.append((self.event_no, texts))
         for conn in list(self.connections):

@@ -71,6 +71,7 @@ class Seat:
     event_no: int = 0
     acked: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    presences: list[dict[str, Any]] = field(default_factory=list)
     ws: Any = None
     moved_at: int = -1
     random_moves: bool = False
@@ -86,6 +87,21 @@ class Seat:
         await self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
 
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message, leaving out ``presence`` news (kept in :attr:`presences`)."""
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] != "presence":
+                return message
+
+    async def presence(self, timeout: float = 10) -> dict[str, Any]:
+        """The next ``presence`` message (what comes before it is taken in as usual)."""
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == "presence":
+                return message
+
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message of any type."""
         text = await asyncio.wait_for(self.ws.recv(), timeout)
         self.texts.append(text)
         message: dict[str, Any] = json.loads(text)
@@ -98,6 +114,9 @@ class Seat:
                 self.acked.append((message["event_no"], event))
         elif message["type"] == "error":
             self.errors.append(message)
+        elif message["type"] == "presence":
+            assert message["event_no"] >= self.event_no, "presence comes after the updates it belongs to"
+            self.presences.append(message)
         return message
 
     async def update(self, timeout: float = 10) -> dict[str, Any]:

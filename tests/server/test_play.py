@@ -192,7 +192,7 @@ def test_every_message_matches_the_published_schema(server: Server) -> None:
         kinds.add(message["type"])
         errors = [error.message for error in validator.iter_errors(message)]
         assert not errors, (message["type"], errors[:3])
-    assert kinds == {"welcome", "update", "pong", "error"}
+    assert kinds == {"welcome", "update", "presence", "pong", "error"}
     assert check_no_leaks(server.stored_events()[table_id], 3, seats) > 20
 
 
