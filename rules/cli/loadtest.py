@@ -91,6 +91,8 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
         await ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
         message = json.loads(await ws.recv())
         while message["type"] != "update":
+            if message["type"] == "error":  # refused (a limit of the server): say which
+                raise RuntimeError(f"{message['code']}: {message['message']}")
             message = json.loads(await ws.recv())
         race.ready += 1
         if race.ready == race.clients:
@@ -163,6 +165,7 @@ async def _run(url: str, tables: int, seconds: float, think: float, seed: int, s
         for ws_url, token, seat in seats
     ]
     await asyncio.wait([asyncio.create_task(race.go.wait()), *clients], return_when=asyncio.FIRST_COMPLETED)
+    race.go.set()  # all ready, or one failed: let the others go rather than wait for it forever
     started, cpu_before, stall_before = time.perf_counter(), _cpu_seconds(server_pid), _cpu_stall()
     done, _ = await asyncio.wait(clients, timeout=seconds)
     race.stop.set()
@@ -265,5 +268,7 @@ def loadtest(
         typer.echo(f"CPU pressure on this machine (share of time something waited for a CPU): {tally.cpu_pressure:.0%}")
     for message in tally.errors[:10]:
         typer.echo(f"  {message}", err=True)
+    if any("too many connections" in message or "too_many_connections" in message for message in tally.errors):
+        typer.echo("  (every client comes from one address: serve with --max-connections-per-client 0)", err=True)
     if tally.errors or tally.lost:
         raise typer.Exit(1)

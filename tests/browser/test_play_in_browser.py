@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from browser_helpers import Person, Server, create_table, play_until_over, screenshot
@@ -210,3 +211,32 @@ def test_an_illegal_click_is_refused_with_a_message(server: Server, page: Page) 
     assert "{" not in toast.inner_text() and "seat 0" not in toast.inner_text()
     screenshot(page, "illegal-click")
     assert me.data()["eventNo"] == before and me.hand() == hand
+
+
+def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> None:
+    ada_context = browser.new_context(viewport={"width": 1280, "height": 860})
+    bob_context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        ada_page, bob_page = ada_context.new_page(), bob_context.new_page()
+        create_table(ada_page, server.url, name="Ada", opponent="free")
+        link = ada_page.input_value(".waiting-dialog .share-link")
+        bob_page.goto(link)
+        bob_page.fill(".join-name", "Bob")
+        bob_page.click(".take-seat")
+        expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
+        bob_box = ada_page.locator('.opponents .seat-box[data-seat="1"]')
+        expect(bob_box.locator(".name")).to_have_text("Bob")
+        expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
+        ada_page.wait_for_timeout(1700)  # longer than a page may take to connect before it counts as away
+        expect(bob_box).not_to_have_class(re.compile(r"\baway\b"))
+
+        bob_page.goto("about:blank")  # Bob closes the table's page: Ada's page hears it, with no event
+        expect(bob_box.locator(".away-tag")).to_have_text("away")
+        expect(bob_box).to_have_attribute("aria-label", re.compile("away"))
+        screenshot(ada_page, "opponent-away")
+        bob_page.go_back()  # and comes back to his seat
+        expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
+        expect(bob_box.locator(".away-tag")).to_have_count(0)
+    finally:
+        ada_context.close()
+        bob_context.close()

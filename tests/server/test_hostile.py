@@ -223,3 +223,42 @@ def test_tables_per_client_are_limited(tmp_path_factory: pytest.TempPathFactory)
         assert "2 unfinished tables" in server.post("/api/tables", {})[1]["message"]
     finally:
         server.stop()
+
+
+def test_connections_per_address_are_limited(tmp_path_factory: pytest.TempPathFactory) -> None:
+    server = Server(tmp_path_factory.mktemp("conns") / "conns.sqlite3", TRUMPS_MAX_CONNECTIONS_PER_CLIENT="3").start()
+    try:
+        table_id, token0, _ = _duel(server)
+        url = f"{server.ws}/ws/tables/{table_id}"
+
+        async def scenario() -> None:
+            player = Seat(url, token0, 0)
+            await player.connect()
+            watchers = [Seat(url, None, None) for _ in range(2)]
+            for watcher in watchers:
+                await watcher.connect()
+            # A fourth connection from the same address is refused at once, in words, then closed.
+            refused = await websockets.connect(url)
+            reply = json.loads(await asyncio.wait_for(refused.recv(), 5))
+            assert reply["type"] == "error" and reply["code"] == "too_many_connections" and "3" in reply["message"]
+            assert await _closed(refused) == 1008
+            # The others are unaffected; once one closes, a new connection is welcome.
+            await player.send({"type": "ping", "nonce": 1})
+            assert (await player.recv())["type"] in ("pong", "update")
+            await watchers[0].close()
+            for _ in range(50):  # the server counts the close once it has seen it
+                again = Seat(url, None, None)
+                try:
+                    await again.connect()
+                    break
+                except AssertionError:
+                    await again.close()
+                    await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("no connection was welcome after one closed")
+            for seat in (player, watchers[1], again):
+                await seat.close()
+
+        asyncio.run(scenario())
+    finally:
+        server.stop()

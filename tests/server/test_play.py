@@ -152,10 +152,21 @@ def test_the_lobby_lists_open_tables_and_serves_the_page(server: Server, tmp_pat
     listed = next(table for table in lobby["tables"] if table["id"] == table_id)
     assert listed["clock"] == 30 and listed["match_hands"] == 3 and listed["status"] == "waiting"
     assert [seat["kind"] for seat in listed["seats"]] == ["human", "free"]
+    import urllib.error
     import urllib.request
 
     with urllib.request.urlopen(f"{server.http}/") as response:
         assert response.status == 200 and b"<html" in response.read().lower()
+        assert response.headers["Cache-Control"] == "no-cache"
+    # The page and its modules may be kept, but are asked about each time: after an upgrade no page mixes versions.
+    for path in ("/static/js/app.js", "/static/style.css"):
+        with urllib.request.urlopen(f"{server.http}{path}") as response:
+            assert response.headers["Cache-Control"] == "no-cache"
+            etag = response.headers["ETag"]
+        asked = urllib.request.Request(f"{server.http}{path}", headers={"If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as unchanged:
+            urllib.request.urlopen(asked)
+        assert unchanged.value.code == 304 and unchanged.value.headers["Cache-Control"] == "no-cache"
 
 
 def test_every_message_matches_the_published_schema(server: Server) -> None:
@@ -269,3 +280,37 @@ def test_a_match_of_one_hand_ends_and_leaves_the_lobby(server: Server) -> None:
     assert table_id not in {table["id"] for table in lobby["tables"]}
     status, error = server.post(f"/api/tables/{table_id}/join", {})
     assert status == 409 and error["code"] == "match_over"
+
+
+def test_the_others_hear_when_a_seat_connects_and_disconnects(server: Server) -> None:
+    table_id, token0 = _table(server)
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    def connected(presence: dict[str, object]) -> list[bool]:
+        return [seat["connected"] for seat in presence["seats"]]  # type: ignore[attr-defined]
+
+    async def scenario() -> None:
+        stayer, spectator = Seat(url, token0, 0), Seat(url, None, None)
+        await stayer.connect()
+        assert connected(await stayer.presence()) == [True, False]  # its own arrival
+        await spectator.connect()
+        goer = Seat(url, joined["token"], 1)
+        await goer.connect()
+        for watcher in (stayer, spectator):
+            assert connected(await watcher.presence()) == [True, True]
+        await goer.close()
+        for watcher in (stayer, spectator):
+            gone = await watcher.presence()
+            assert connected(gone) == [True, False] and gone["event_no"] == watcher.event_no
+        back = Seat(url, joined["token"], 1)
+        await back.connect(last_seen=goer.event_no)
+        assert connected(await stayer.presence()) == [True, True]
+        # A spectator coming and going is not news for the seats: the next thing the seat hears is its pong.
+        await spectator.close()
+        await stayer.send({"type": "ping", "nonce": "after"})
+        assert (await stayer.receive())["type"] == "pong"
+        for seat in (stayer, back):
+            await seat.close()
+
+    asyncio.run(scenario())

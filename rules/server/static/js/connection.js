@@ -8,7 +8,7 @@ export class TableConnection {
   /**
    * @param {string} tableId
    * @param {string|null} token  the seat token; null watches as a spectator
-   * @param {object} handlers    onStatus(state, attempt), onWelcome(msg), onUpdate(msg), onError(msg)
+   * @param {object} handlers    onStatus(state, attempt), onWelcome(msg), onUpdate(msg), onPresence(msg), onError(msg)
    */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
@@ -55,6 +55,8 @@ export class TableConnection {
       if (!message.resync && this.lastSeen !== null && message.event_no <= this.lastSeen) return;
       this.lastSeen = message.event_no;
       this.handlers.onUpdate(message);
+    } else if (message.type === "presence") {
+      this.handlers.onPresence(message);
     } else if (message.type === "error") {
       this.handlers.onError(message);
     }

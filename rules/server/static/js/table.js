@@ -16,6 +16,9 @@ const PILE_SHOWN = 6;
 const PACE_MS = 450;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const KNOWN_SHOWN = 8;
+// A person is shown as away once their seat has had no connection for this long: not while a
+// page that just joined is still opening, nor for a reload.
+const AWAY_AFTER_MS = 1500;
 
 export class TableScreen {
   constructor(root, tableId) {
@@ -30,11 +33,14 @@ export class TableScreen {
     this.justPlayed = null;
     this.owners = new Map();
     this.clockTimer = null;
+    this.awaySince = new Map();
+    this.awayTimer = null;
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
       onStatus: (state, attempt) => this.onStatus(state, attempt),
       onWelcome: (message) => this.onWelcome(message),
       onUpdate: (message) => this.onUpdate(message),
+      onPresence: (message) => this.onPresence(message),
       onError: (message) => this.onError(message),
     });
     this.onKey = (event) => this.keyboard(event);
@@ -53,6 +59,7 @@ export class TableScreen {
     window.removeEventListener("resize", this.onResize);
     clearInterval(this.clockTimer);
     clearTimeout(this.pacer);
+    clearTimeout(this.awayTimer);
     this.connection.close();
     setConnection("", "");
   }
@@ -105,6 +112,41 @@ export class TableScreen {
     const paced = next.by === "computer" && !next.resync && !REDUCED_MOTION.matches;
     if (paced) this.pacer = setTimeout(() => this.drain(), PACE_MS);
     else this.drain();
+  }
+
+  /**
+   * Someone's connection opened or closed (no event). The news is newer than every update
+   * drawn or waiting to be drawn, so their `connected` flags are brought up to date.
+   */
+  onPresence(message) {
+    for (const update of [this.update, ...this.queue]) {
+      if (!update || update.event_no > message.event_no) continue;
+      update.seats = update.seats.map((seat, index) => {
+        const now = message.seats[index];
+        return now && now.kind === seat.kind ? { ...seat, connected: now.connected } : seat;
+      });
+    }
+    this.render();
+  }
+
+  /** Whether a seat's person has been without a connection for AWAY_AFTER_MS (redraws when that time comes). */
+  isAway(seat) {
+    const info = this.update.seats[seat];
+    if (info.kind !== "human" || info.connected || seat === this.mySeat) {
+      this.awaySince.delete(seat);
+      return false;
+    }
+    const since = this.awaySince.get(seat) ?? Date.now();
+    this.awaySince.set(seat, since);
+    const left = since + AWAY_AFTER_MS - Date.now();
+    if (left <= 0) return true;
+    if (!this.awayTimer) {
+      this.awayTimer = setTimeout(() => {
+        this.awayTimer = null;
+        this.render();
+      }, left + 20);
+    }
+    return false;
   }
 
   /** Who laid each card of the pile, as far as this page saw it happen (for the cards' tooltips). */
@@ -302,11 +344,13 @@ export class TableScreen {
     const count = view?.hand_counts?.[seat] ?? 0;
     const out = view?.out_order?.includes(seat);
     const toAct = view && view.to_act === seat && !view.outcome;
+    const away = this.isAway(seat);
     const box = h("div", {
-      class: `seat-box${toAct ? " to-act" : ""}${out ? " out" : ""}`,
+      class: `seat-box${toAct ? " to-act" : ""}${out ? " out" : ""}${away ? " away" : ""}`,
       "data-seat": seat,
-      "aria-label": `${seatName(seats, seat, this.mySeat)}${toAct ? ", to play" : ""}`,
+      "aria-label": `${seatName(seats, seat, this.mySeat)}${away ? ", away" : ""}${toAct ? ", to play" : ""}`,
     });
+    if (away) box.append(h("span", { class: "away-tag", title: "Not connected right now" }, "away"));
     box.append(trumpBadge(trump));
     box.append(h("span", { class: "name" }, seatName(seats, seat, this.mySeat)));
     box.append(h("span", { class: "status" }, this.seatStatus(seat)));
