@@ -2,7 +2,8 @@
 
 - :mod:`~rules.server.protocol`: every message, as pydantic models, and their JSON Schema
 - :mod:`~rules.server.app`: the HTTP lobby, the WebSocket per table, the browser client
-- :mod:`~rules.server.hub`: all tables of a server; creating, joining, leaving; the rebuild at start-up
+- :mod:`~rules.server.hub`: all tables of a server; creating, joining, leaving; the rebuild at start-up;
+  idle tables put to sleep (out of memory, kept on disk) and woken on demand; connections per address
 - :mod:`~rules.server.tables`: one table, its seats, its match and its connections
 - :mod:`~rules.server.store`: the SQLite event store (every event committed before it is announced)
 - :mod:`~rules.server.bots`: computer seats thinking in worker processes

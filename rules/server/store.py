@@ -87,7 +87,7 @@ def database_problem(path: str) -> str | None:
 
 
 class StoreError(RuntimeError):
-    """The database refused a write; the event did not happen."""
+    """The database refused a write (the event did not happen) or a read."""
 
 
 WAL_RESTART_BYTES = 32 * 1024 * 1024
@@ -150,7 +150,10 @@ class EventStore:
         Read in a thread, on a connection of its own: the writer's connection may be inside a
         transaction, and a reader in WAL mode sees exactly what is committed.
         """
-        return await asyncio.to_thread(self._load, table_id)
+        try:
+            return await asyncio.to_thread(self._load, table_id)
+        except sqlite3.Error as error:
+            raise StoreError(f"the database could not be read: {error}") from None
 
     def _load(self, table_id: str) -> StoredTable | None:
         db = sqlite3.connect(self.path, timeout=10)

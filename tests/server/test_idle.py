@@ -30,8 +30,10 @@ IDLE = 0.2
 
 
 @contextmanager
-def _served(db: Path) -> Iterator[tuple[TestClient, Hub]]:
-    app = create_app(Settings(db=str(db), bot_processes=0, idle_table_seconds=IDLE, sync="normal"))
+def _served(db: Path, **settings: Any) -> Iterator[tuple[TestClient, Hub]]:
+    # Bots in threads; the test's quick player may move faster than a person's rate limit.
+    quick = {"bot_processes": 0, "rate": 1000.0, "burst": 1000, "sync": "normal"}
+    app = create_app(Settings(db=str(db), idle_table_seconds=IDLE, **quick, **settings))
     with TestClient(app) as client:
         yield client, app.state.hub
 
@@ -159,6 +161,18 @@ def _next_turn(ws: Any, after: int) -> dict[str, Any]:
         update = _receive(ws)
         if update["event_no"] > after and update["view"] and update["view"]["to_act"] is not None:
             return update
+
+
+def test_waking_a_table_is_refused_in_words_when_memory_is_full(tmp_path: Path) -> None:
+    with _served(tmp_path / "full.sqlite3", max_tables=1) as (client, hub):
+        sleeper = client.post("/api/tables", json={}).json()
+        _until(lambda: not hub.tables, "putting the table to sleep")
+        client.post("/api/tables", json={})
+        with client.websocket_connect(f"/ws/tables/{sleeper['table']['id']}") as ws:
+            ws.send_json({"type": "hello", "token": sleeper["token"], "last_seen": None})
+            refused = ws.receive_json()
+        assert refused["code"] == "too_many_tables" and "try again later" in refused["message"]
+        assert sleeper["table"]["id"] not in hub.tables and len(hub.tables) == 1
 
 
 def test_a_database_of_the_previous_version_is_brought_up_to_date(tmp_path: Path) -> None:
