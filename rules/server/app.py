@@ -389,7 +389,7 @@ class _Session:
         self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
         for text in table.catch_up(seat, hello.last_seen):
             self.conn.send(text)
-        table.attach(self.conn)  # after the catch-up: the others, and this one, hear who is connected now
+        table.announce_presence()
 
 
 async def play(websocket: WebSocket) -> None:

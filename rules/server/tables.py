@@ -327,19 +327,18 @@ class Table:
 
     # --- connections ------------------------------------------------------------------------------
 
-    def attach(self, conn: Connection) -> None:
-        """A connection said hello (the caller holds :attr:`lock` and has sent it its welcome and catch-up)."""
-        self.connections.add(conn)
-        self._announce_presence()
-
     def detach(self, conn: Connection) -> None:
-        """A connection closed."""
+        """A connection closed: forget it, and tell the others if its seat is now without a connection."""
         self.connections.discard(conn)
         self.quiet_since = time.monotonic()
-        self._announce_presence()
+        self.announce_presence()
 
-    def _announce_presence(self) -> None:
-        """Tell every connection when the set of connected seats has changed since it was last told."""
+    def announce_presence(self) -> None:
+        """Tell every connection when the set of connected seats has changed since it was last told.
+
+        Called when a connection closes, and after one said hello (once it has its welcome and
+        catch-up, so that it hears the news too, after the updates it belongs to).
+        """
         connected = self.connected_seats()
         if connected == self._presence:
             return
