@@ -1,11 +1,15 @@
-"""``trumps play``: a game of Svoi Kozyri in the terminal, you against the computer.
+"""``trumps play``: Svoi Kozyri in the terminal, you against the computer, hand after hand.
 
 Type a card (``TS``, ``ts``, ``10s``, ``10♠``) or its number in your hand, ``t`` to take,
 ``u`` to take back your last decision, ``h`` for a hint, ``q`` to stop, ``?`` for help.
+Hands follow each other as a match (RULES.md §4): the loser of a hand deals the next, and
+the score counts the hands each player lost. Between hands you choose to play on, to stop,
+or to take back the move that ended the hand.
+
 When standard input is not a terminal, lines are read from it and the table is printed
 as plain text, so a test (or a script) can play through a pipe; the end of the input
-stops the game like ``q``. The game is kept as a replay log (CONTRACT.md), saved at every
-prompt and at the end.
+stops the game like ``q``. Each hand is kept as a replay log of its own (CONTRACT.md: a log
+is one game), saved at every prompt and at the end.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from rich.console import Console
@@ -28,6 +32,7 @@ from rules.cli import terminal
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
 from rules.game import Game
 from rules.log import write_log
+from rules.match import Match
 from rules.options import RuleSet
 from rules.players import LEVELS, Player, hint, make_player
 
@@ -40,6 +45,8 @@ Commands:
   h, hint       the move the strongest computer player would make (thinks for a second)
   q, quit       stop now; the game so far is saved
   ?, help       this text
+When a hand is over: Enter (or n) for the next hand, u to take back the move that ended
+it, q to stop the match.
 
 The rules in brief:
   On an empty pile, lead any card. Otherwise beat the top card or take.
@@ -47,17 +54,27 @@ The rules in brief:
   trump and the top card is not. After beating, play one more card, any card, for
   the next player to answer. Taking picks up the top 3 cards; the top 5 if the top
   card is your trump; the whole pile if it is the ace of your trump. The first to
-  run out of cards wins; the last one holding cards loses."""
+  run out of cards wins; the last one holding cards loses the hand, and deals the next."""
 
 _CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
 """A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
 
+_SEAT = re.compile(r"\bseat (\d)('s)?")
+"""A seat inside one of the engine's messages, shown to you by name (``seat 0`` as ``you``)."""
+
+_EMOJI_STYLE = "\ufe0f"
+"""The variation selector some keyboards add after a suit symbol (``♠️``); it means nothing here."""
+
 _SUITS_IN = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
 _SUIT_WORDS: dict[str, SuitCode] = {
     **{"s": "S", "h": "H", "d": "D", "c": "C", "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"},
+    **{"spade": "S", "heart": "H", "diamond": "D", "club": "C"},
     **{"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"},
 }
 _NO_SUCH_CARD = "a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)"
+
+HAND_SEED_STEP = 1000
+"""With ``--seed S``, hand ``n`` of a match is dealt from seed ``S + 1000·(n-1)``: reproducible, and every hand new."""
 
 
 class InputError(ValueError):
@@ -82,7 +99,8 @@ def parse_card(text: str, hand: list[str]) -> str:
         if not hand:
             raise InputError(f"there is no card number {number}: your hand is empty")
         raise InputError(f"there is no card number {number}: your cards are numbered 1 to {len(hand)}")
-    code = "".join(_SUITS_IN.get(char, char) for char in raw.upper().replace(" ", "")).replace("10", "T")
+    typed = raw.upper().replace(" ", "").replace(_EMOJI_STYLE, "")
+    code = "".join(_SUITS_IN.get(char, char) for char in typed).replace("10", "T")
     if len(code) == 2 and code[0] in "SHDC" and code[1] not in "SHDC":
         code = code[1] + code[0]
     try:
@@ -92,12 +110,12 @@ def parse_card(text: str, hand: list[str]) -> str:
 
 
 def parse_suit(text: str) -> SuitCode:
-    """A suit typed as a letter, symbol or word.
+    """A suit typed as a letter, symbol or word, in any case.
 
-    >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades")
-    ('H', 'C', 'S')
+    >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades"), parse_suit(" HEART "), parse_suit("♦️")
+    ('H', 'C', 'S', 'H', 'D')
     """
-    letter = _SUIT_WORDS.get(text.strip().lower())
+    letter = _SUIT_WORDS.get(text.strip().lower().replace(_EMOJI_STYLE, ""))
     if letter is None:
         raise InputError(f"no such suit {text.strip()!r}: type S, H, D or C (or ♠ ♥ ♦ ♣)")
     return letter
@@ -110,15 +128,31 @@ _COMMANDS = {
     **dict.fromkeys(("u", "undo"), "undo"),
 }
 
+_BETWEEN_HANDS: dict[str, Literal["next", "stop", "undo", "help"]] = {
+    **dict.fromkeys(("", "n", "next", "y", "yes", "go", "again", "another"), "next"),
+    **dict.fromkeys(("q", "quit", "exit", "stop", "no", "done", "bye"), "stop"),
+    **dict.fromkeys(("u", "undo"), "undo"),
+    **dict.fromkeys(("?", "h", "help", "hint"), "help"),
+}
+
 
 class Quit(Exception):
-    """The player stopped the game (``q``, or the end of the input)."""
+    """The player stopped the game: ``q``, the end of the input (Ctrl-D) or Ctrl-C; ``why`` says which."""
+
+    def __init__(self, why: str = "You stopped the game.") -> None:
+        super().__init__(why)
+        self.why = why
+
+
+END_OF_INPUT = "End of input (Ctrl-D): the game stops here."
+INTERRUPTED = "Interrupted (Ctrl-C): the game stops here."
 
 
 class Session:
-    """One game between you (at ``you``) and computer players at every other seat.
+    """One hand between you (at ``you``) and computer players at every other seat.
 
     ``read_line`` returns the next line typed, or ``None`` at the end of the input.
+    ``hand`` is the hand's number in a match, shown in titles (``None``: a lone game).
     """
 
     def __init__(
@@ -130,6 +164,7 @@ class Session:
         read_line: Callable[[str], str | None],
         *,
         undo: bool = True,
+        hand: int | None = None,
     ) -> None:
         self.game = game
         self.you = you
@@ -137,6 +172,7 @@ class Session:
         self.console = console
         self.read_line = read_line
         self.allow_undo = undo
+        self.hand = hand
         self.names = terminal.seat_names(game.rules.players, you)
         self.deal: Deal = game.sample_deal()
         self.undos = 0
@@ -150,7 +186,13 @@ class Session:
     # --- the loop -------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Play until the game ends; raises :class:`Quit` when you stop."""
+        """Play until the hand ends; raises :class:`Quit` when you stop (``q``, Ctrl-D, Ctrl-C)."""
+        try:
+            self._play()
+        except KeyboardInterrupt:
+            raise Quit(INTERRUPTED) from None
+
+    def _play(self) -> None:
         game = self.game
         while not game.is_over():
             if game.phase == "deal":
@@ -194,7 +236,8 @@ class Session:
                 self._pending = line  # told together with the second card
             else:
                 self.say(Text.assemble("  ", line, "."))
-        for note_line in terminal.describe_notes(notes, self.names, self.moves_played):
+        new_top = game.pile[-1] if game.pile else None
+        for note_line in terminal.describe_notes(notes, self.names, self.moves_played, new_top):
             self.say(Text.assemble("  ", note_line))
         self._record(notes)
 
@@ -211,20 +254,25 @@ class Session:
     def _your_turn(self) -> None:
         game = self.game
         if game.phase == "trump_choice":
-            free = [event.suit for event in game.legal_moves() if isinstance(event, ChooseTrump)]
+            free = self._free_suits()
             choices = Text(", ").join(
                 Text.assemble(terminal.suit_text(suit, name=True), f" ({suit.lower()})") for suit in free
             )
             self.say(Text.assemble("Choose your trump suit (before the deal, so blind): ", choices))
-            self._decide("your trump> ", lambda text: ChooseTrump(seat=self.you, suit=parse_suit(text)))
+            self._decide("your trump> ", self._trump_of)
             return
         view = game.view(self.you)
         title = f"Move {self.moves_played + 1} · your turn"
+        if self.hand is not None:
+            title = f"Hand {self.hand} · {title}"
         moves = terminal.moves_text(view, self.names)
         self.console.print(
             terminal.table(view, self.names, title, moves, min(terminal.TABLE_WIDTH, self.console.width))
         )
         self._decide("your move> ", self._move_of)
+
+    def _free_suits(self) -> list[SuitCode]:
+        return [event.suit for event in self.game.legal_moves() if isinstance(event, ChooseTrump)]
 
     def _decide(self, prompt: str, understand: Callable[[str], Event]) -> None:
         """Ask until you type a legal decision (then push it) or take back an earlier one."""
@@ -243,24 +291,43 @@ class Session:
                     self.say(HELP)
                 elif command == "hint":
                     self.say(self._hint())
-                elif self._undo():
+                elif self.take_back():
                     return
                 continue
             reason = game.refusal(event)
             if reason is not None:
-                self.say(
-                    Text(f"not allowed: {_CODE.sub(lambda code: terminal.label(code[0]), reason)}", style="yellow")
-                )
+                self.say(Text(f"not allowed: {self._in_words(reason)}", style="yellow"))
                 continue
             self._marks.append(len(game.events))
             self._apply(event)
             return
 
+    def _in_words(self, reason: str) -> str:
+        """An engine message as you read it: cards as labels, seats by name (``seat 0 cannot`` as ``you cannot``)."""
+
+        def seat(found: re.Match[str]) -> str:
+            name = self.names[int(found[1])]
+            if name == "You":
+                return "your" if found[2] else "you"
+            return name + (found[2] or "")
+
+        return _SEAT.sub(seat, _CODE.sub(lambda code: terminal.label(code[0]), reason))
+
     def _ask(self, prompt: str) -> str:
         line = self.read_line(prompt)
         if line is None:
-            raise Quit
+            raise Quit(END_OF_INPUT)
         return line.strip()
+
+    def _trump_of(self, text: str) -> Event:
+        """Your trump choice meant by ``text``; a suit somebody already chose is refused with its owner's name."""
+        suit = parse_suit(text)
+        free = self._free_suits()
+        if suit not in free:
+            owner = self.game.trumps.index(suit)
+            offered = " or ".join(f"{terminal.SUIT_NAMES[other]} ({other.lower()})" for other in free)
+            raise InputError(f"{terminal.SUIT_NAMES[suit]} are already {self.names[owner]}'s trump: choose {offered}")
+        return ChooseTrump(seat=self.you, suit=suit)
 
     def _move_of(self, text: str) -> Event:
         """The move meant by ``text``: take, or a card (by name or number) played as the phase requires."""
@@ -295,8 +362,11 @@ class Session:
         """A spinner at a terminal while the computer thinks; nothing in a pipe."""
         return self.console.status(message, spinner="dots") if self.console.is_terminal else nullcontext()
 
-    def _undo(self) -> bool:
-        """Take back your last decision and everything since; ``False`` (and why) when there is none."""
+    def take_back(self) -> bool:
+        """Take back your last decision and the computer moves since; ``False`` (and why) when there is none.
+
+        Works after the end of the hand too. Afterwards it is always your turn again.
+        """
         if not self.allow_undo:
             self.say(Text("undo is off in this game (--no-undo)", style="yellow"))
             return False
@@ -309,6 +379,7 @@ class Session:
         theirs = sum(1 for event in popped if getattr(event, "seat", self.you) != self.you)
         yours = "trump choice" if isinstance(popped[-1], ChooseTrump) else "move"
         self._pending = None
+        self._watching_the_rest = False  # it is your turn again, so you hold cards
         self.went_out = {seat: when for seat, when in self.went_out.items() if seat in game.view(None).out_order}
         self.undos += 1
         since = f" and the {theirs} computer move{'s' if theirs != 1 else ''} after it" if theirs else ""
@@ -320,7 +391,10 @@ class Session:
     def summary(self) -> None:
         game = self.game
         outcome = game.outcome
-        self.console.rule("Game over" if outcome is not None else "Game stopped")
+        if self.hand is None:
+            self.console.rule("Game over" if outcome is not None else "Game stopped")
+        else:
+            self.console.rule(f"Hand {self.hand} {'over' if outcome is not None else 'stopped'}")
         for place, seat in enumerate(game.view(None).out_order, start=1):
             self.say(f"{self.names[seat]} went out {terminal.ordinal(place)}, at move {self.went_out[seat]}.")
         counts = game.view(None).hand_counts
@@ -334,6 +408,140 @@ class Session:
             last_hand = game.hand(last[0]) if last else []
             top = game.pile[-1] if game.pile else None
             self.say(Text(terminal.outcome_words(outcome, self.names, last_hand, top), style="bold"))
+
+    def after_hand(self, *, last: bool) -> Literal["next", "stop", "undo"]:
+        """Ask what now that the hand is over: the next hand, stop, or take back your last move.
+
+        ``last``: the match has no further hand, so Enter finishes it. When there is nothing
+        to ask (the last hand, and undo is off) nothing is asked.
+        """
+        if last and not self.allow_undo:
+            return "stop"
+        choices = ["Enter: finish" if last else "Enter or n: next hand"]
+        if self.allow_undo:
+            choices.append("u: take back your last move")
+        if not last:
+            choices.append("q: stop")
+        options = " · ".join(choices)
+        self.say(Text(options, style="dim"))
+        while True:
+            try:
+                line = self.read_line("finish> " if last else "next hand> ")
+            except KeyboardInterrupt:
+                self.console.print()
+                return "stop"
+            if line is None:
+                return "stop"
+            choice = _BETWEEN_HANDS.get(line.strip().lower())
+            if choice == "next":
+                return "stop" if last else "next"
+            if choice == "stop":
+                return "stop"
+            if choice == "undo":
+                if self.take_back():
+                    return "undo"
+                continue
+            if choice is None:
+                self.say(Text(f"{line.strip()!r} is not an answer here; {options}", style="yellow"))
+            else:
+                self.say(Text(f"The hand is over; {options}", style="yellow"))
+
+
+# --- A match: hands one after another -----------------------------------------------------------
+
+
+def hand_seed(seed: int | None, hand: int) -> int | None:
+    """The seed of hand ``hand`` of a match played with ``--seed seed``.
+
+    >>> hand_seed(7, 1), hand_seed(7, 3), hand_seed(None, 2)
+    (7, 2007, None)
+    """
+    return None if seed is None else seed + HAND_SEED_STEP * (hand - 1)
+
+
+def hand_log_path(path: Path, hand: int) -> Path:
+    """Where hand ``hand``'s log goes: ``path`` itself for the first hand, ``-handN`` added to its name after that.
+
+    >>> str(hand_log_path(Path("trumps-20250101-120000.jsonl"), 2))
+    'trumps-20250101-120000-hand2.jsonl'
+    """
+    return path if hand == 1 else path.with_name(f"{path.stem}-hand{hand}{path.suffix}")
+
+
+def play_match(
+    match: Match,
+    you: int,
+    bots: dict[int, Player],
+    console: Console,
+    read_line: Callable[[str], str | None],
+    *,
+    seed: int | None = None,
+    log_path: Path | None = None,
+    undo: bool = True,
+) -> list[Game]:
+    """Play hands of ``match`` until it is over or you stop; returns the hands played (the last perhaps unfinished).
+
+    Hand ``n``'s replay log is saved to :func:`hand_log_path` ``(log_path, n)``.
+    """
+    names = terminal.seat_names(match.rules.players, you)
+    played: list[Game] = []
+    while not match.over:
+        number = match.hand_number
+        game = Game(match.rule_set(), seed=hand_seed(seed, number))
+        path = None if log_path is None else hand_log_path(log_path, number)
+        log = LogFile(path)
+        log.update(game)  # an unwritable path is refused before the hand, not after it
+        played.append(game)
+        session = Session(game, you, bots, console, _saving(log, game, read_line), undo=undo, hand=number)
+        of = f" of {match.hands}" if match.hands is not None else ""
+        dealer = names[match.dealer]
+        console.rule(f"Hand {number}{of} · {dealer} deal{'' if dealer == 'You' else 's'}")
+        go_on = _play_hand(session, match)
+        log.update(game)
+        if path is not None:
+            console.print(f"Log saved to {path} (check it with: trumps replay {path})")
+        if not go_on:
+            break
+    if match.results and match.hands != 1:
+        console.rule("Match over" if match.over else "Match stopped")
+        for line in terminal.match_summary(match.hands_lost, match.draws, names):
+            console.print(line, highlight=False)
+    return played
+
+
+def _saving(log: LogFile, game: Game, read_line: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """``read_line``, saving the log first, so that even a closed terminal loses nothing."""
+
+    def read(prompt: str) -> str | None:
+        log.update(game)
+        return read_line(prompt)
+
+    return read
+
+
+def _play_hand(session: Session, match: Match) -> bool:
+    """Play one hand (again after each undo of its end); whether the match goes on."""
+    while True:
+        try:
+            session.run()
+        except Quit as stop:
+            session.console.print()
+            session.say(Text(stop.why, style="bold"))
+            session.summary()
+            return False
+        outcome = session.game.outcome
+        assert outcome is not None
+        match.record(outcome)
+        session.summary()
+        score = terminal.score_text(match.hands_lost, match.draws, session.names)
+        if not match.over:
+            dealer = session.names[match.dealer]
+            score.append(f" {dealer} deal{'' if dealer == 'You' else 's'} the next hand.")
+        session.say(score)
+        choice = session.after_hand(last=match.over)
+        if choice != "undo":
+            return choice == "next"
+        match.take_back()
 
 
 def _default_log_path() -> Path:
@@ -367,64 +575,69 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
 def play(
     players: Annotated[int, typer.Option(help="Number of players, 2-4.")] = 2,
     seat: Annotated[int, typer.Option(help="Your seat, 0 to players-1.")] = 0,
-    dealer: Annotated[int, typer.Option(help="The dealer's seat; the player to the dealer's left leads first.")] = 0,
+    dealer: Annotated[
+        int, typer.Option(help="The first hand's dealer; the player to the dealer's left leads first.")
+    ] = 0,
     pass_sixes: Annotated[bool, typer.Option(help="Pass each six of another player's trump to that player.")] = True,
     must_beat: Annotated[bool, typer.Option(help="Forbid taking while you hold a card that beats.")] = False,
     level: Annotated[
-        str, typer.Option(help="The computer's strength: easy, medium (rules of thumb), hard (search), perfect.")
-    ] = "easy",
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the computer players.")] = None,
-    save: Annotated[
-        Path | None, typer.Option(help="Where to save the replay log (default: trumps-DATE-TIME.jsonl here).")
+        str,
+        typer.Option(
+            help="The computer's strength: easy, medium (rules of thumb), hard (search, half a second a move), "
+            "perfect (exact endgames in the duel, slower)."
+        ),
+    ] = "hard",
+    hands: Annotated[
+        int | None,
+        typer.Option(
+            help="Play a match of this many hands (the loser of a hand deals the next). "
+            "Without it, you are asked after each hand whether to play another.",
+            show_default="ask after each hand",
+        ),
     ] = None,
-    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the replay log.")] = False,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deals and the computer players.")] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to save the replay log (default: trumps-DATE-TIME.jsonl here); "
+            "hand 2 of a match goes to NAME-hand2.jsonl, and so on."
+        ),
+    ] = None,
+    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the replay logs.")] = False,
     undo: Annotated[bool, typer.Option(help="Allow taking moves back (a casual game).")] = True,
 ) -> None:
-    """Play a game against the computer in the terminal.
+    """Play against the computer in the terminal, one hand after another.
 
     Type a card (10S, 10♠, or its number in your hand), t to take, u to undo, h for a hint,
-    q to stop, ? for help and the rules in brief. The game is saved as a replay log.
+    q to stop, ? for help and the rules in brief. After each hand you see the score and
+    choose: the next hand, stop, or take back your last move. Each hand is saved as a
+    replay log.
     """
-    error = _option_error(players, seat, dealer, level)
+    error = _option_error(players, seat, dealer, level, hands)
     if error is not None:
         typer.echo(error, err=True)
         raise typer.Exit(2)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     _print_what_can_be_printed()
     console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
-    rules = RuleSet(players=players, dealer=dealer, pass_sixes=pass_sixes, must_beat=must_beat)
-    game = Game(rules, seed=seed)
+    match = Match(RuleSet(players=players, dealer=dealer, pass_sixes=pass_sixes, must_beat=must_beat), hands)
     bots = {
         other: make_player(level, None if seed is None else seed * 10 + other)
         for other in range(players)
         if other != seat
     }
     path = None if no_save else save if save is not None else _default_log_path()
-    log = LogFile(path)
-    read = _reader(console, interactive)
-
-    def save_and_read(prompt: str) -> str | None:
-        # Saved at every prompt, so that even a closed terminal loses nothing.
-        log.update(game)
-        return read(prompt)
-
-    log.update(game)  # an unwritable path is refused before the game, not after it
-    session = Session(game, seat, bots, console, save_and_read, undo=undo)
-    others = ", ".join(name for name in session.names if name != "You")
-    console.print(Text.assemble(("Svoi Kozyri", "bold"), f" — you (seat {seat}) against {others}, level {level}."))
+    others = ", ".join(name for name in terminal.seat_names(players, seat) if name != "You")
+    length = "one hand" if hands == 1 else f"a match of {hands} hands" if hands else "hand after hand"
+    console.print(
+        Text.assemble(("Svoi Kozyri", "bold"), f" — you (seat {seat}) against {others}, level {level}, {length}.")
+    )
     console.print(
         f"Rules: {players} players, sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}."
-        " Type ? for help and the rules in brief; q stops (the game is saved).",
+        " ? for help and the rules in brief; q stops (the game is saved).",
         style="dim",
     )
-    try:
-        session.run()
-    except (Quit, KeyboardInterrupt):
-        console.print()
-    session.summary()
-    if path is not None:
-        log.update(game)
-        console.print(f"Log saved to {path} (check it with: trumps replay {path})")
+    play_match(match, seat, bots, console, _reader(console, interactive), seed=seed, log_path=path, undo=undo)
 
 
 class LogFile:
@@ -468,7 +681,7 @@ def _print_what_can_be_printed() -> None:
             sys.stdout.reconfigure(errors="replace")
 
 
-def _option_error(players: int, seat: int, dealer: int, level: str) -> str | None:
+def _option_error(players: int, seat: int, dealer: int, level: str, hands: int | None) -> str | None:
     if not 2 <= players <= 4:
         return f"--players {players}: a game has 2, 3 or 4 players"
     if not 0 <= seat < players:
@@ -477,4 +690,6 @@ def _option_error(players: int, seat: int, dealer: int, level: str) -> str | Non
         return f"--dealer {dealer} is not a seat of a {players}-player game (seats 0-{players - 1})"
     if level not in LEVELS:
         return f"--level {level}: choose one of {', '.join(LEVELS)}"
+    if hands is not None and hands < 1:
+        return f"--hands {hands}: a match has at least 1 hand"
     return None

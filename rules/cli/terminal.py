@@ -114,17 +114,28 @@ def describe_move(name: str, event: Lead | Beat | Second, top: str | None, pendi
     return Text.assemble(start, " and played ", card_text(event.card))
 
 
-def describe_notes(notes: Sequence[Notification], names: Sequence[str], move_number: int) -> list[Text]:
-    """Cards taken and players going out, as the rules reported them."""
+def describe_notes(
+    notes: Sequence[Notification], names: Sequence[str], move_number: int, top: str | None = None
+) -> list[Text]:
+    """Cards taken and players going out, as the rules reported them.
+
+    ``top`` is the pile's top card afterwards: after a take that leaves cards, the next
+    player must answer it, so it is named.
+
+    >>> took = Took(seat=2, cards=["9H", "JH", "7C"], whole_pile=False)
+    >>> describe_notes([took], ["You", "North", "West"], 12, "8S")[0].plain
+    'West took 3 cards: 9♥ J♥ 7♣; 8♠ is on top now.'
+    """
     lines: list[Text] = []
     for note in notes:
         if isinstance(note, Took):
             name = names[note.seat]
             count = len(note.cards)
             whole = " (the whole pile)" if note.whole_pile else ""
+            left = Text.assemble("; ", card_text(top), " is on top now") if top is not None else Text("")
             lines.append(
                 Text.assemble(
-                    f"{name} took {count} card{'s' if count != 1 else ''}{whole}: ", cards_text(note.cards), "."
+                    f"{name} took {count} card{'s' if count != 1 else ''}{whole}: ", cards_text(note.cards), left, "."
                 )
             )
         elif isinstance(note, WentOut):
@@ -248,3 +259,49 @@ def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[st
 
 def _place(outcome: Outcome, names: Sequence[str]) -> int:
     return [names[seat] for seat in outcome.out_order].index("You") + 1
+
+
+# --- The match ---------------------------------------------------------------------------------
+
+
+def _you_first(names: Sequence[str]) -> list[int]:
+    """The seats in the order of play starting from yours."""
+    you = list(names).index("You")
+    return [(you + step) % len(names) for step in range(len(names))]
+
+
+def score_text(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -> Text:
+    """The match score so far: hands lost by each seat, yours first, and the draws.
+
+    >>> score_text([2, 0, 1], 1, ["North", "West", "You"]).plain
+    'Score after 4 hands, hands lost: You 1, North 2, West 0; 1 draw.'
+    """
+    played = sum(hands_lost) + draws
+    each = ", ".join(f"{names[seat]} {hands_lost[seat]}" for seat in _you_first(names))
+    drawn = f"; {draws} draw{'s' if draws != 1 else ''}" if draws else ""
+    return Text(f"Score after {played} hand{'s' if played != 1 else ''}, hands lost: {each}{drawn}.", style="bold")
+
+
+def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -> list[Text]:
+    """The end of a match: hands lost per seat, and who lost the fewest.
+
+    >>> [line.plain for line in match_summary([1, 3], 1, ["You", "North"])]
+    ['You lost 1 hand.', 'North lost 3 hands.', 'Draws: 1.', 'You lost the fewest hands: the match is yours!']
+    """
+    lines = [
+        Text(f"{names[seat]} lost {hands_lost[seat]} hand{'s' if hands_lost[seat] != 1 else ''}.")
+        for seat in _you_first(names)
+    ]
+    if draws:
+        lines.append(Text(f"Draws: {draws}."))
+    fewest = min(hands_lost)
+    best = [names[seat] for seat in _you_first(names) if hands_lost[seat] == fewest]
+    if len(best) == len(names):
+        lines.append(Text("All square: everybody lost as many hands.", style="bold"))
+    elif best == ["You"]:
+        lines.append(Text("You lost the fewest hands: the match is yours!", style="bold green"))
+    elif len(best) == 1:
+        lines.append(Text(f"{best[0]} lost the fewest hands and wins the match.", style="bold"))
+    else:
+        lines.append(Text(f"{' and '.join(best)} share the fewest hands lost.", style="bold"))
+    return lines

@@ -52,10 +52,13 @@ def result_words(outcome: Outcome, names: list[str]) -> str:
     return f"{names[outcome.loser]} lost"
 
 
+PROMPTS = (b"your move> ", b"your trump> ", b"next hand> ", b"finish> ")
+
+
 def read_until_prompt(stream: io.BufferedReader) -> tuple[str, bool]:
     """Everything the game prints up to its next prompt, and whether it is waiting at one (not exited)."""
     data = b""
-    while not (data.endswith(b"your move> ") or data.endswith(b"your trump> ")):
+    while not data.endswith(PROMPTS):
         byte = stream.read(1)
         if not byte:
             return data.decode("utf-8"), False
@@ -64,9 +67,13 @@ def read_until_prompt(stream: io.BufferedReader) -> tuple[str, bool]:
 
 
 def test_a_whole_duel_through_a_pipe(tmp_path: Path) -> None:
-    """A real ``trumps play`` process, played to the end by reading its screen and writing to its stdin."""
+    """A real ``trumps play`` process, played to the end of a hand by reading its screen and writing to its stdin.
+
+    Without ``--hands`` it asks after the hand whether to play another; ``q`` stops there.
+    """
     log = tmp_path / "duel.jsonl"
     command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--seed", "11", "--save", str(log)]
+    command += ["--level", "easy"]
     env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="100")
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as process:
         assert process.stdin is not None and process.stdout is not None
@@ -75,13 +82,15 @@ def test_a_whole_duel_through_a_pipe(tmp_path: Path) -> None:
             screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
             transcript += screen
             if waiting:
-                process.stdin.write(answer(screen).encode() + b"\n")
+                process.stdin.write(b"q\n" if screen.endswith("next hand> ") else answer(screen).encode() + b"\n")
                 process.stdin.flush()
     assert process.returncode == 0
     game = read_log_file(log)
     assert game.is_over()
     assert game.outcome is not None
-    assert "Game over" in transcript
+    assert "Hand 1 over" in transcript
+    assert "Score after 1 hand, hands lost: " in transcript
+    assert transcript.count("next hand> ") == 1
     assert result_words(game.outcome, names_from_seat(2, 0)) in transcript
     assert f"Log saved to {log}" in transcript
     moves = sum(1 for event in game.events if event.type in ("lead", "beat", "second", "take"))
@@ -161,7 +170,7 @@ def test_an_illegal_card_shows_the_engines_refusal() -> None:
     beaters = {getattr(event, "card", None) for event in probe.game.legal_moves()}
     loser = next(code for code in probe.game.hand(0) if code not in beaters)
     session, output = run_session(rules, 0, ["c", loser.lower()])
-    assert f"not allowed: seat 0 cannot beat {terminal.label(top)} with {terminal.label(loser)}" in output
+    assert f"not allowed: you cannot beat {terminal.label(top)} with {terminal.label(loser)}" in output
     assert session.game.pile == probe.game.pile
 
 
@@ -201,9 +210,11 @@ def test_undoing_the_trump_choice_keeps_the_deal_of_an_unseeded_game() -> None:
 
 def test_quitting_mid_game_saves_a_replayable_log(tmp_path: Path) -> None:
     log = tmp_path / "stopped.jsonl"
-    result = runner.invoke(app, ["play", "--seed", "4", "--dealer", "1", "--save", str(log)], input="d\n1\nq\n")
+    args = ["play", "--seed", "4", "--dealer", "1", "--level", "easy", "--save", str(log)]
+    result = runner.invoke(app, args, input="d\n1\nq\n")
     assert result.exit_code == 0, result.output
-    assert "Game stopped" in result.output
+    assert "You stopped the game." in result.output
+    assert "Hand 1 stopped" in result.output
     game = read_log_file(log)
     assert not game.is_over()
     assert [event.type for event in game.events][:4] == ["choose_trump", "choose_trump", "deal", "lead"]
@@ -211,8 +222,10 @@ def test_quitting_mid_game_saves_a_replayable_log(tmp_path: Path) -> None:
 
 def test_the_end_of_input_stops_and_saves(tmp_path: Path) -> None:
     log = tmp_path / "eof.jsonl"
-    result = runner.invoke(app, ["play", "--players", "4", "--seed", "2", "--save", str(log)], input="h\n")
+    args = ["play", "--players", "4", "--seed", "2", "--level", "easy", "--save", str(log)]
+    result = runner.invoke(app, args, input="h\n")
     assert result.exit_code == 0, result.output
+    assert "End of input (Ctrl-D): the game stops here." in result.output
     assert f"Log saved to {log}" in result.output
     assert read_log_file(log).rules.players == 4
 
@@ -223,6 +236,7 @@ def test_the_end_of_input_stops_and_saves(tmp_path: Path) -> None:
         (["--seat", "2"], "--seat 2 is not a seat of a 2-player game (seats 0-1)"),
         (["--players", "5"], "--players 5: a game has 2, 3 or 4 players"),
         (["--level", "godlike"], "--level godlike: choose one of easy, medium, hard, perfect"),
+        (["--hands", "0"], "--hands 0: a match has at least 1 hand"),
     ],
 )
 def test_bad_options_are_one_line_errors(args: list[str], message: str) -> None:
@@ -272,6 +286,7 @@ def test_the_log_is_saved_at_every_prompt(tmp_path: Path) -> None:
     """While the game waits for you, the log on disk already holds every decision so far."""
     log = tmp_path / "live.jsonl"
     command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--seed", "1", "--save", str(log)]
+    command += ["--level", "easy"]
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as process:
         assert process.stdin is not None and process.stdout is not None
@@ -331,7 +346,7 @@ def test_at_a_real_terminal_the_cards_are_in_colour(tmp_path: Path) -> None:
     text = screen.decode()
     assert process.returncode == 0
     assert "\x1b[31m♥ hearts" in text or "\x1b[31m♦ diamonds" in text  # red suits, in colour
-    assert "Game stopped" in text
+    assert "Hand 1 stopped" in text
     # North (left of the dealer) had chosen; you stopped at your own choice.
     assert [(event.type, getattr(event, "seat", None)) for event in read_log_file(log).events] == [("choose_trump", 1)]
 
