@@ -258,7 +258,7 @@ class Session:
             choices = Text(", ").join(
                 Text.assemble(terminal.suit_text(suit, name=True), f" ({suit.lower()})") for suit in free
             )
-            self.say(Text.assemble("Choose your trump suit (before the deal, so blind): ", choices))
+            self.say(Text.assemble("Choose your trump suit, blind (before the deal):\n  ", choices))
             self._decide("your trump> ", self._trump_of)
             return
         view = game.view(self.you)
@@ -634,7 +634,7 @@ def play(
     )
     console.print(
         f"Rules: {players} players, sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}."
-        " ? for help and the rules in brief; q stops (the game is saved).",
+        " ? for help, q to stop.",
         style="dim",
     )
     play_match(match, seat, bots, console, _reader(console, interactive), seed=seed, log_path=path, undo=undo)

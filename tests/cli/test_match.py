@@ -180,7 +180,9 @@ def test_the_trump_can_be_typed_many_ways(typed: str) -> None:
     with pytest.raises(Quit):
         session.run()
     assert game.events[0] == ChooseTrump(seat=0, suit="S")
-    assert "Choose your trump suit (before the deal, so blind): ♠ spades (s), ♥ hearts (h)" in output.getvalue()
+    assert "Choose your trump suit, blind (before the deal):\n  ♠ spades (s), ♥ hearts (h), ♦ diamonds (d)" in (
+        output.getvalue()
+    )
 
 
 def test_a_suit_already_chosen_is_refused_with_its_owners_name() -> None:
