@@ -237,7 +237,7 @@ class Session:
             else:
                 self.say(Text.assemble("  ", line, "."))
         new_top = game.pile[-1] if game.pile else None
-        for note_line in terminal.describe_notes(notes, self.names, self.moves_played, new_top):
+        for note_line in terminal.describe_notes(notes, self.names, self.moves_played, new_top, game.trumps):
             self.say(Text.assemble("  ", note_line))
         self._record(notes)
 
@@ -258,7 +258,8 @@ class Session:
             choices = Text(", ").join(
                 Text.assemble(terminal.suit_text(suit, name=True), f" ({suit.lower()})") for suit in free
             )
-            self.say(Text.assemble("Choose your trump suit, blind (before the deal):\n  ", choices))
+            only = ", the only one left: press Enter" if len(free) == 1 else ""
+            self.say(Text.assemble("Choose your trump suit, blind (before the deal):\n  ", choices, only))
             self._decide("your trump> ", self._trump_of)
             return
         view = game.view(self.you)
@@ -321,11 +322,16 @@ class Session:
 
     def _trump_of(self, text: str) -> Event:
         """Your trump choice meant by ``text``; a suit somebody already chose is refused with its owner's name."""
-        suit = parse_suit(text)
         free = self._free_suits()
+        named = [f"{terminal.SUIT_NAMES[other]} ({other.lower()})" for other in free]
+        offered = f"{', '.join(named[:-1])} or {named[-1]}" if len(named) > 1 else named[0]
+        if not text.strip():
+            if len(free) == 1:
+                return ChooseTrump(seat=self.you, suit=free[0])
+            raise InputError(f"type your trump suit: {offered}")
+        suit = parse_suit(text)
         if suit not in free:
             owner = self.game.trumps.index(suit)
-            offered = " or ".join(f"{terminal.SUIT_NAMES[other]} ({other.lower()})" for other in free)
             raise InputError(f"{terminal.SUIT_NAMES[suit]} are already {self.names[owner]}'s trump: choose {offered}")
         return ChooseTrump(seat=self.you, suit=suit)
 

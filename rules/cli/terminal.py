@@ -115,16 +115,24 @@ def describe_move(name: str, event: Lead | Beat | Second, top: str | None, pendi
 
 
 def describe_notes(
-    notes: Sequence[Notification], names: Sequence[str], move_number: int, top: str | None = None
+    notes: Sequence[Notification],
+    names: Sequence[str],
+    move_number: int,
+    top: str | None = None,
+    trumps: Sequence[str | None] = (),
 ) -> list[Text]:
     """Cards taken and players going out, as the rules reported them.
 
     ``top`` is the pile's top card afterwards: after a take that leaves cards, the next
-    player must answer it, so it is named.
+    player must answer it, so it is named. With ``trumps`` (each seat's suit), a take of
+    more than three cards says why: the top card was the taker's trump.
 
     >>> took = Took(seat=2, cards=["9H", "JH", "7C"], whole_pile=False)
     >>> describe_notes([took], ["You", "North", "West"], 12, "8S")[0].plain
     'West took 3 cards: 9♥ J♥ 7♣; 8♠ is on top now.'
+    >>> took = Took(seat=1, cards=["8S", "9H", "JH", "7C", "QC"], whole_pile=False)
+    >>> describe_notes([took], ["You", "North"], 12, "6S", trumps=["H", "C"])[0].plain
+    'North took 5 cards, Q♣ being their trump: 8♠ 9♥ J♥ 7♣ Q♣; 6♠ is on top now.'
     """
     lines: list[Text] = []
     for note in notes:
@@ -132,10 +140,19 @@ def describe_notes(
             name = names[note.seat]
             count = len(note.cards)
             whole = " (the whole pile)" if note.whole_pile else ""
+            taken_top = note.cards[-1]
+            why = (
+                f", {label(taken_top)} being {'your' if name == 'You' else 'their'} trump"
+                if note.seat < len(trumps) and trumps[note.seat] == taken_top[1] and count > 3
+                else ""
+            )
             left = Text.assemble("; ", card_text(top), " is on top now") if top is not None else Text("")
             lines.append(
                 Text.assemble(
-                    f"{name} took {count} card{'s' if count != 1 else ''}{whole}: ", cards_text(note.cards), left, "."
+                    f"{name} took {count} card{'s' if count != 1 else ''}{whole}{why}: ",
+                    cards_text(note.cards),
+                    left,
+                    ".",
                 )
             )
         elif isinstance(note, WentOut):

@@ -204,9 +204,37 @@ def test_a_suit_already_chosen_is_refused_with_its_owners_name() -> None:
     words = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
     taken = game.trumps[2]
     assert taken is not None
-    free = " or ".join(f"{words[suit]} ({suit.lower()})" for suit in "SHDC" if suit != taken)
-    assert f"{words[taken]} are already East's trump: choose {free}" in output.getvalue()
+    free = [f"{words[suit]} ({suit.lower()})" for suit in "SHDC" if suit != taken]
+    assert f"{words[taken]} are already East's trump: choose {free[0]}, {free[1]} or {free[2]}" in output.getvalue()
     assert [event.type for event in game.events] == ["choose_trump"]
+
+
+def test_the_last_trump_left_is_taken_with_enter() -> None:
+    game = Game(RuleSet(players=4, dealer=0), seed=1)  # West, North and East choose before you
+    lines = iter([""])
+    output = io.StringIO()
+    bots = {seat: make_player("easy", seat) for seat in (1, 2, 3)}
+    session = Session(game, 0, bots, Console(file=output, width=100), lambda prompt: next(lines, None))
+    with pytest.raises(Quit):
+        session.run()
+    (last,) = {"S", "H", "D", "C"} - {event.suit for event in game.events[:3] if isinstance(event, ChooseTrump)}
+    assert game.events[3] == ChooseTrump(seat=0, suit=last)
+    assert ", the only one left: press Enter" in output.getvalue()
+
+
+def test_an_empty_trump_choice_names_the_free_suits() -> None:
+    game = Game(RuleSet(players=2, dealer=0), seed=1)  # North chooses first
+    output = io.StringIO()
+    lines = iter([""])
+    console = Console(file=output, width=100)
+    session = Session(game, 0, {1: make_player("easy", 1)}, console, lambda prompt: next(lines, None))
+    with pytest.raises(Quit):
+        session.run()
+    taken = game.trumps[1]
+    words = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    free = [f"{words[suit]} ({suit.lower()})" for suit in "SHDC" if suit != taken]
+    assert f"type your trump suit: {free[0]}, {free[1]} or {free[2]}" in output.getvalue()
+    assert len(game.events) == 1
 
 
 def test_ctrl_c_mid_game_saves_and_exits_cleanly(tmp_path: Path) -> None:
