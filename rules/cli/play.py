@@ -385,6 +385,9 @@ class Session:
         theirs = sum(1 for event in popped if getattr(event, "seat", self.you) != self.you)
         yours = "trump choice" if isinstance(popped[-1], ChooseTrump) else "move"
         self._pending = None
+        if game.phase == "second":  # back between your beat and your second card: the beat is told with it
+            beat = Beat(seat=self.you, card=game.pile[-1])
+            self._pending = terminal.describe_move(self.names[self.you], beat, game.pile[-2], None)
         self._watching_the_rest = False  # it is your turn again, so you hold cards
         self.went_out = {seat: when for seat, when in self.went_out.items() if seat in game.view(None).out_order}
         self.undos += 1

@@ -151,6 +151,19 @@ def test_undo_after_the_end_of_a_hand_reopens_it(tmp_path: Path) -> None:
     assert read_log_file(log).events == games[0].events
 
 
+def test_undo_after_the_end_when_you_had_gone_out_first(tmp_path: Path) -> None:
+    """Out first, you watched the others finish; taking your last card back puts you in the hand again."""
+    rules = RuleSet(players=3, dealer=0)
+    games, output, match, _ = play_in_process(rules, 10, None, tmp_path / "out.jsonl", ["u", "q"])
+    before, after = output.split("Took back your last move", 1)
+    assert "You went out, 1st" in before  # this seed: you go out first, the others play on
+    assert "The others play on to the end…" in before
+    # Back at your last decision (a second card): it is told with the beat that came before it.
+    replayed = after.split("your move> ", 1)[1]
+    assert re.match(r"  You beat \S+ with \S+ and played \S+\.", replayed), replayed[:200]
+    assert match.results == [games[0].outcome] and games[0].is_over()
+
+
 def test_undo_after_the_end_is_refused_without_undo(tmp_path: Path) -> None:
     """With ``--no-undo`` a one-hand match ends without a question; ``u`` between hands is refused."""
     rules = RuleSet(players=2, dealer=0)
