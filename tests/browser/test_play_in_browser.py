@@ -234,6 +234,11 @@ def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> N
         expect(bob_box.locator(".away-tag")).to_have_text("away")
         expect(bob_box).to_have_attribute("aria-label", re.compile("away"))
         screenshot(ada_page, "opponent-away")
+        lobby = ada_context.new_page()
+        lobby.goto(server.url)
+        table_id = ada_page.evaluate("new URLSearchParams(location.search).get('table')")
+        expect(lobby.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text("Ada · Bob (away)")
+        lobby.close()
         bob_page.go_back()  # and comes back to his seat
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
         expect(bob_box.locator(".away-tag")).to_have_count(0)

@@ -172,7 +172,8 @@ export class LobbyScreen {
 
   tableItem(table) {
     const free = table.seats.filter((seat) => seat.kind === "free");
-    const who = table.seats.map((seat) => seat.kind === "free" ? "free seat" : seat.kind === "computer" ? `computer (${seat.level})` : seat.name || "a player").join(" · ");
+    const person = (seat) => `${seat.name || "a player"}${seat.connected ? "" : " (away)"}`;
+    const who = table.seats.map((seat) => seat.kind === "free" ? "free seat" : seat.kind === "computer" ? `computer (${seat.level})` : person(seat)).join(" · ");
     const status = table.status === "waiting" ? `waiting for ${free.length} player${free.length === 1 ? "" : "s"}` : `hand ${table.hand}`;
     const mine = savedSeat(table.id);
     const actions = h("div", { class: "actions" });
