@@ -42,7 +42,8 @@ Commands:
   a number      the card with that number in your hand
   t, take       take cards from the pile
   u, undo       take back your last decision (and the computer's moves since)
-  h, hint       the move the strongest computer player would make (thinks for a second)
+  h, hint       the move the strongest computer player would make (thinks for a second);
+                at the trump prompt h is hearts
   q, quit       stop now; the game so far is saved
   ?, help       this text
 When a hand is over: Enter (or n) for the next hand, u to take back the move that ended

@@ -304,6 +304,8 @@ def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -
 
     >>> [line.plain for line in match_summary([1, 3], 1, ["You", "North"])]
     ['You lost 1 hand.', 'North lost 3 hands.', 'Draws: 1.', 'You lost the fewest hands: the match is yours!']
+    >>> match_summary([1, 0, 0, 0], 0, ["You", "West", "North", "East"])[-1].plain
+    'West, North and East share the fewest hands lost.'
     """
     lines = [
         Text(f"{names[seat]} lost {hands_lost[seat]} hand{'s' if hands_lost[seat] != 1 else ''}.")
@@ -320,5 +322,5 @@ def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -
     elif len(best) == 1:
         lines.append(Text(f"{best[0]} lost the fewest hands and wins the match.", style="bold"))
     else:
-        lines.append(Text(f"{' and '.join(best)} share the fewest hands lost.", style="bold"))
+        lines.append(Text(f"{', '.join(best[:-1])} and {best[-1]} share the fewest hands lost.", style="bold"))
     return lines

@@ -393,6 +393,7 @@ def test_the_outcome_in_words(outcome: Outcome, words: str) -> None:
 
 def test_an_output_without_suit_symbols_gets_question_marks_not_a_traceback() -> None:
     command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--no-save", "--seed", "1"]
+    command += ["--level", "easy"]
     env = dict(os.environ, PYTHONIOENCODING="ascii")
     result = subprocess.run(command, input=b"s\nq\n", capture_output=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr.decode()
