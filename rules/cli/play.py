@@ -15,6 +15,7 @@ is one game), saved at every prompt and at the end.
 from __future__ import annotations
 
 import datetime
+import difflib
 import io
 import re
 import sys
@@ -116,9 +117,12 @@ def parse_suit(text: str) -> SuitCode:
     >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades"), parse_suit(" HEART "), parse_suit("♦️")
     ('H', 'C', 'S', 'H', 'D')
     """
-    letter = _SUIT_WORDS.get(text.strip().lower().replace(_EMOJI_STYLE, ""))
+    typed = text.strip().lower().replace(_EMOJI_STYLE, "")
+    letter = _SUIT_WORDS.get(typed)
     if letter is None:
-        raise InputError(f"no such suit {text.strip()!r}: type S, H, D or C (or ♠ ♥ ♦ ♣)")
+        guess = difflib.get_close_matches(typed, ["spades", "hearts", "diamonds", "clubs"], n=1, cutoff=0.6)
+        meant = f" (did you mean {guess[0]}?)" if guess else ""
+        raise InputError(f"no such suit {text.strip()!r}{meant}: type S, H, D or C (or ♠ ♥ ♦ ♣)")
     return letter
 
 
@@ -135,6 +139,17 @@ _BETWEEN_HANDS: dict[str, Literal["next", "stop", "undo", "help"]] = {
     **dict.fromkeys(("u", "undo"), "undo"),
     **dict.fromkeys(("?", "h", "help", "hint"), "help"),
 }
+
+
+def _did_you_mean(text: str, prompt: str) -> str | None:
+    """What a mistyped command was probably meant to be, as ``'tkae': did you mean take (t)?``, or ``None``.
+
+    >>> _did_you_mean("tkae", "your move> "), _did_you_mean("KX", "your move> "), _did_you_mean("qiut", "your trump> ")
+    ("'tkae': did you mean take (t)?", None, "'qiut': did you mean quit (q)?")
+    """
+    keys = {"quit": "q", "help": "?", "undo": "u"} | ({"take": "t", "hint": "h"} if prompt == "your move> " else {})
+    guess = difflib.get_close_matches(text.lower(), keys, n=1, cutoff=0.6) if len(text) > 2 else []
+    return f"{text!r}: did you mean {guess[0]} ({keys[guess[0]]})?" if guess else None
 
 
 class Quit(Exception):
@@ -286,7 +301,7 @@ class Session:
             except InputError as error:
                 command = _COMMANDS.get(text.lower())
                 if command is None:
-                    self.say(Text(str(error), style="yellow"))
+                    self.say(Text(_did_you_mean(text, prompt) or str(error), style="yellow"))
                 elif command == "quit":
                     raise Quit from None
                 elif command == "help":

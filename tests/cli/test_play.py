@@ -154,6 +154,15 @@ def test_typos_get_a_helpful_line_and_change_nothing() -> None:
     assert [event.type for event in session.game.events] == ["choose_trump", "choose_trump", "deal"]
 
 
+def test_a_mistyped_word_gets_a_suggestion() -> None:
+    rules = RuleSet(players=2, dealer=1)  # you lead first
+    session, output = run_session(rules, 0, ["spdaes", "s", "tkae", "hlep", "qiut"])
+    assert "no such suit 'spdaes' (did you mean spades?): type S, H, D or C" in output
+    assert "'tkae': did you mean take (t)?" in output
+    assert "'hlep': did you mean help (?)?" in output and "'qiut': did you mean quit (q)?" in output
+    assert [event.type for event in session.game.events] == ["choose_trump", "choose_trump", "deal"]
+
+
 def test_a_card_you_do_not_hold_is_refused() -> None:
     rules = RuleSet(players=2, dealer=0)  # North leads, you answer
     probe, _ = run_session(rules, 0, ["c"])
