@@ -212,9 +212,9 @@ class Hub:
         if request.join:
             joined = await self.join(table_id, JoinTable(seat=request.seat, name=request.name))
             seat, token = joined.seat, joined.token
-        async with table.lock:
+        async with self.locked(table_id) as table:
             table.kick()
-        return TableCreated(table=table.info(), seat=seat, token=token)
+            return TableCreated(table=table.info(), seat=seat, token=token)
 
     async def join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:

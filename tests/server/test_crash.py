@@ -7,15 +7,17 @@ import contextlib
 import random
 from pathlib import Path
 
+import pytest
 from server_helpers import Seat, Server, hand_over, play_until
 from websockets.exceptions import ConnectionClosed
 
 TABLES = 12
 
 
-def test_every_acknowledged_move_survives_a_crash(tmp_path: Path) -> None:
+def test_every_acknowledged_move_survives_a_crash(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     db = tmp_path / "crash.sqlite3"
     server = Server(db, TRUMPS_RATE="1000", TRUMPS_BURST="1000", TRUMPS_MAX_TABLES_PER_CLIENT="0").start()
+    request.addfinalizer(server.stop)  # also when the test fails: no server left behind (stop is idempotent)
     tables: list[tuple[str, str, str]] = []
     for _ in range(TABLES):
         _, created = server.post("/api/tables", {"players": 2})
