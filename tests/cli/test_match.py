@@ -164,6 +164,15 @@ def test_undo_after_the_end_when_you_had_gone_out_first(tmp_path: Path) -> None:
     assert match.results == [games[0].outcome] and games[0].is_over()
 
 
+def test_the_last_hand_of_a_fixed_match_can_be_taken_back_too(tmp_path: Path) -> None:
+    rules = RuleSet(players=2, dealer=0)
+    games, output, match, on_disk = play_in_process(rules, 10, 1, tmp_path / "one.jsonl", ["u", ""])
+    assert [prompt for prompt, _ in on_disk].count("finish> ") == 2
+    assert "Enter: finish · u: take back your last move\n" in output
+    assert len(games) == 1 and match.over and match.results == [games[0].outcome]
+    assert "next hand> " not in output and "Match over" not in output
+
+
 def test_undo_after_the_end_is_refused_without_undo(tmp_path: Path) -> None:
     """With ``--no-undo`` a one-hand match ends without a question; ``u`` between hands is refused."""
     rules = RuleSet(players=2, dealer=0)
