@@ -5,6 +5,7 @@ In-process (Starlette's TestClient), to look into the hub's memory: which tables
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import time
@@ -152,7 +153,11 @@ def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path) ->
             ws.send_json({"type": "move", "event": move, "last_seen": back["event_no"]})
             played = _receive(ws)
         assert played["event_no"] == last["event_no"] + 1 and played["by"] == "player"
-        assert hub.store.events(table_id)[-1] == {**move, "by": "player"}
+        connection = sqlite3.connect(db)
+        query = "SELECT body FROM events WHERE table_id = ? ORDER BY no DESC"
+        (body,) = connection.execute(query, (table_id,)).fetchone()
+        connection.close()
+        assert json.loads(body) == {**move, "by": "player"}
 
 
 def _next_turn(ws: Any, after: int) -> dict[str, Any]:
