@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from typer.testing import CliRunner
 
@@ -21,3 +23,16 @@ def test_bench_text_names_both_paths() -> None:
     result = CliRunner().invoke(app, ["bench", "--seconds", "0.1"])
     assert result.exit_code == 0
     assert "machine" in result.stdout and "search" in result.stdout
+
+
+def test_solver_benchmark_runs_and_prints_its_figures() -> None:
+    for extra in ([], ["--no-proof-numbers"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "benchmarks.solver", "--cards", "6", "--positions", "4", "--limit", "20", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        summary = result.stdout.splitlines()[-1]
+        assert "4 positions, 6 cards in hands" in summary and "solved within 20 s: 4/4" in summary, summary

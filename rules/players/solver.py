@@ -25,24 +25,32 @@ position alone:
    the history has been seen at most once, so the value of each move (the position after
    it, the root counted once) is ``V*`` of the position it leads to.
 
-2. ``V*`` is computed by two Boolean searches, "can seat X force a win?", for the seat to
-   act and for the other. A node is an OR node when X is to act and an AND node otherwise.
-   A position that recurs on the current path (its second occurrence) counts as *not a win*
-   for X. A proven **win** is a finite proof tree in which no position repeats, hence a
-   win of ``V*`` whatever the path: it is stored in the transposition table. A proven
-   **not-win** is sound for ``V*`` only if every repetition it relied on went back to the
-   node itself or below it (then the opponent can cycle inside that proof for ever); each
-   result carries the shallowest path depth it leaned on, and a not-win is stored only when
-   that depth is not above the node. The root of a search leans on nothing above it, so its
-   result is always ``V*`` — and the brute-force minimax over the real rule (third
-   occurrence a draw, no table, no pruning) agrees, which ``tests/players`` checks on many
-   small positions.
+2. ``V*`` is decided by Boolean questions, "can seat X force a win?", for the seat to act
+   and for the other. A position where X is to act is an OR node, otherwise an AND node, and
+   a position that recurs on the current path (its second occurrence) counts as *not a win*
+   for X. Two searches answer them:
 
-   Each Boolean search runs under a depth bound that grows (iterative deepening, from
-   :data:`FIRST_DEPTH` by :data:`DEPTH_STEP` plies): a win found under a bound is a real win;
-   a not-win counts only once no branch was cut by the bound (until then it is stored with
-   the bound it holds for). Moves are tried greedy choice first, and a child already proven
-   in the table settles its parent before any search (enhanced transposition cutoff).
+   - **Proof-number search first** (:mod:`rules.players.proof_numbers`), for both seats in
+     turn with budgets that double. A proven **win** is a finite proof tree in which no
+     position repeats, made of positions each proven before their parent: a win of ``V*``
+     whatever the path, stored in the table with its height (point 3). The first seat proven
+     to win settles the value. Its disproofs are only hints: when both seats are disproven
+     (a draw, or rarely a disproof that leaned on the path) the exact search decides.
+   - **The exact Boolean search** (alpha–beta in its AND/OR form). A proven **not-win** is
+     sound for ``V*`` only if every repetition it relied on went back to the node itself or
+     below it (then the opponent can cycle inside that proof for ever); each result carries
+     the shallowest path depth it leaned on, and a not-win is stored only when that depth is
+     not above the node. The root of a search leans on nothing above it, so its result is
+     always ``V*``. It runs under a depth bound that grows (iterative deepening, from
+     :data:`FIRST_DEPTH` by :data:`DEPTH_STEP` plies): a win found under a bound is a real
+     win; a not-win counts only once no branch was cut by the bound. A position where X
+     cannot go out within the plies left (:func:`~rules.players.proof_numbers.plies_to_go_out`)
+     is cut at once. Moves are tried greedy choice first, and a child already proven in the
+     table settles its parent before any search (enhanced transposition cutoff).
+
+   The brute-force minimax over the real rule (third occurrence a draw, no table, no
+   pruning) agrees with both paths, which ``tests/players`` checks on many small positions,
+   and the two paths agree with each other on larger ones.
 
 3. Knowing that a move wins is not enough to win: a player who always picks *some* winning
    move can go round in circles into a repetition draw. Every stored win therefore carries
@@ -70,7 +78,7 @@ import time
 from dataclasses import dataclass
 
 from rules import core
-from rules.players.greedy import heuristic_move
+from rules.players.proof_numbers import ProofNumberSearch, ordered_moves, plies_to_go_out
 
 __all__ = ["Solution", "Solver", "SolverLimit", "hand_cards"]
 
@@ -84,7 +92,10 @@ _CHECK_EVERY = 4096
 
 FIRST_DEPTH = 8
 DEPTH_STEP = 4
-"""Iterative deepening of the win searches: the first bound in plies, and how it grows."""
+"""Iterative deepening of the exact Boolean searches: the first bound in plies, and how it grows."""
+
+FIRST_BUDGET = 1000
+"""The proof-number searches' first budget in iterations; it doubles each round."""
 
 
 class SolverLimit(Exception):
@@ -108,32 +119,30 @@ def hand_cards(state: core.State) -> int:
     return sum(hand.bit_count() for hand in state.hands)
 
 
-def _order(state: core.State) -> list[int]:
-    """The legal moves, most promising for the seat to act first (the greedy choice leads)."""
-    moves = list(core.legal_moves(state))
-    if len(moves) > 1:
-        first = heuristic_move(state, state.hands)
-        moves.remove(first)
-        moves.insert(0, first)
-    return moves
-
-
 class Solver:
-    """Alpha–beta in its Boolean form (AND/OR search, null windows) with a transposition table, for the duel.
+    """The exact duel solver: proof-number search, then alpha–beta in its Boolean form, sharing one table.
 
     ``max_nodes`` and ``seconds`` bound each call; beyond them :class:`SolverLimit` is raised.
+    ``proof_numbers=False`` leaves out the proof-number search (for comparisons and tests).
     The table persists between calls (positions of one game share most of their subtrees);
     :meth:`clear` empties it.
     """
 
-    def __init__(self, max_nodes: int | None = None, seconds: float | None = None) -> None:
+    def __init__(self, max_nodes: int | None = None, seconds: float | None = None, proof_numbers: bool = True) -> None:
         self.max_nodes = max_nodes
         self.seconds = seconds
+        self.proof_numbers = proof_numbers
         self.table: dict[tuple[core.PositionKey, int], int] = {}
-        self.nodes = 0
+        self.boolean_nodes = 0
         self._limit_nodes = UNBOUNDED
         self._deadline = 0.0
         self._path: dict[core.PositionKey, int] = {}
+        self._proofs = ProofNumberSearch(self.table, self._check_limits)
+
+    @property
+    def nodes(self) -> int:
+        """The positions searched by the last call: proof-number iterations plus Boolean search nodes."""
+        return self._proofs.iterations + self.boolean_nodes
 
     def clear(self) -> None:
         self.table.clear()
@@ -192,16 +201,40 @@ class Solver:
             raise ValueError(f"the solver handles the duel only, not {state.players} players")
 
     def _start(self) -> None:
-        self.nodes = 0
+        self.boolean_nodes = 0
+        self._proofs = ProofNumberSearch(self.table, self._check_limits)
         self._limit_nodes = self.max_nodes if self.max_nodes is not None else UNBOUNDED
         self._deadline = time.monotonic() + self.seconds if self.seconds is not None else float("inf")
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
 
+    def _check_limits(self) -> None:
+        if self.nodes >= self._limit_nodes:
+            raise SolverLimit(f"more than {self.max_nodes} nodes")
+        if time.monotonic() > self._deadline:
+            raise SolverLimit(f"more than {self.seconds} s")
+
     def _value(self, state: core.State, seat: int) -> int:
-        """``V*`` for ``seat``: Boolean searches from a fresh root, deepened until one is exact."""
+        """``V*`` for ``seat``: proof-number searches for either seat's win, the exact search when both fail."""
         if state.outcome is not None:
             return int(core.returns(state)[seat])
+        open_seats = [seat, 1 - seat] if self.proof_numbers else []
+        budget = FIRST_BUDGET
+        while open_seats:
+            for x in list(open_seats):
+                remaining = self._limit_nodes - self.nodes
+                if remaining <= 0:
+                    raise SolverLimit(f"more than {self.max_nodes} nodes")
+                proven = self._proofs.prove(state, x, min(budget, remaining))
+                if proven:
+                    return 1 if x == seat else -1
+                if proven is False:
+                    open_seats.remove(x)
+            budget *= 2
+        return self._exact_value(state, seat)
+
+    def _exact_value(self, state: core.State, seat: int) -> int:
+        """``V*`` for ``seat`` by Boolean searches from a fresh root, deepened until one is exact."""
         depth = FIRST_DEPTH
         while True:
             won, cut_mine = self._root_wins(state, seat, depth)
@@ -232,12 +265,9 @@ class Solver:
         Returns the result, the proof height of a win, the shallowest path depth a not-win
         leaned on, and whether a not-win met the depth bound (then it is not exact).
         """
-        self.nodes += 1
-        if self.nodes % _CHECK_EVERY == 0:
-            if self.nodes >= self._limit_nodes:
-                raise SolverLimit(f"more than {self.max_nodes} nodes")
-            if time.monotonic() > self._deadline:
-                raise SolverLimit(f"more than {self.seconds} s")
+        self.boolean_nodes += 1
+        if self.boolean_nodes % _CHECK_EVERY == 0:
+            self._check_limits()
         table = self.table
         tkey = ((tuple(state.hands), state.pile, state.to_act, state.phase), x)
         entry = table.get(tkey)
@@ -248,15 +278,15 @@ class Solver:
                 return False, 0, UNBOUNDED, False
             if -entry - 2 >= depth:
                 return False, 0, UNBOUNDED, True
-        if depth == 0:
-            return False, 0, UNBOUNDED, True
         is_or = state.to_act == x
+        if plies_to_go_out(state.hands[x].bit_count(), is_or, state.phase) > depth:
+            return False, 0, UNBOUNDED, True
         path = self._path
         apply, undo = core.apply, core.undo
         depends = UNBOUNDED
         height = 0
         cut = False
-        moves = _order(state)
+        moves = ordered_moves(state)
         if len(moves) > 1:
             # Enhanced transposition cutoff: a child already proven won (OR node) or proven not won
             # for good (AND node) settles this node at once.

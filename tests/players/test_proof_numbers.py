@@ -1,0 +1,101 @@
+"""The proof-number search proves only real wins, its distance bound is a bound, and both solver paths agree."""
+
+from __future__ import annotations
+
+import random
+
+from test_solver import brute_force_value, random_position
+
+from rules import core
+from rules.players import Solver
+from rules.players.proof_numbers import ProofNumberSearch, plies_to_go_out
+
+
+def fastest_way_out(state: core.State, seat: int, limit: int) -> int | None:
+    """The fewest plies after which ``seat`` has gone out, both seats playing for it (breadth first)."""
+    level = [state]
+    for plies in range(1, limit + 1):
+        following = []
+        for position in level:
+            for move in core.legal_moves(position):
+                child = position.copy()
+                core.apply(child, move)
+                if not child.hands[seat]:
+                    return plies
+                if child.outcome is None:
+                    following.append(child)
+        level = following
+    return None
+
+
+def test_plies_to_go_out_never_exceeds_the_fastest_way_out() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(400):
+        state = random_position(rng, rng.randint(2, 7))
+        state.seen = {}
+        for seat in (0, 1):
+            bound = plies_to_go_out(state.hands[seat].bit_count(), state.to_act == seat, state.phase)
+            fastest = fastest_way_out(state, seat, limit=bound + 1)
+            if fastest is not None:
+                assert bound <= fastest, (seat, state.key())
+                checked += 1
+    assert checked > 300
+    # The bound is tight: a seat that can always beat goes out in exactly that many plies.
+    tight = 0
+    for _ in range(200):
+        state = random_position(rng, rng.randint(2, 7))
+        seat = state.to_act
+        bound = plies_to_go_out(state.hands[seat].bit_count(), True, state.phase)
+        tight += fastest_way_out(state, seat, limit=bound) == bound
+    assert tight > 20
+
+
+def test_a_proof_is_always_a_win() -> None:
+    rng = random.Random(11)
+    outcomes = {True: 0, False: 0}
+    for _ in range(300):
+        cards = rng.randint(2, 4)
+        state = random_position(rng, cards, most_in_pile=5 - cards)
+        for seat in (0, 1):
+            proven = ProofNumberSearch({}).prove(state, seat, budget=100_000)
+            assert proven is not None
+            truth = brute_force_value(state.copy(), seat) == 1
+            if proven:
+                assert truth, (seat, state.key())
+            outcomes[truth] += 1
+            if truth:
+                assert proven, (seat, state.key())  # on these small positions no hint misleads it
+    assert min(outcomes.values()) > 100
+
+
+def test_proven_wins_are_stored_with_their_heights() -> None:
+    rng = random.Random(12)
+    for _ in range(50):
+        state = random_position(rng, 6)
+        table: dict[tuple[core.PositionKey, int], int] = {}
+        search = ProofNumberSearch(table)
+        if search.prove(state, state.to_act, budget=100_000):
+            height = table[(state.key(), state.to_act)]
+            assert height >= 1
+            # A win of height h is never more than h plies deep: the quickest winning child has height h - 1.
+            heights = []
+            for move in core.legal_moves(state):
+                child = state.copy()
+                core.apply(child, move)
+                if child.outcome is not None:
+                    heights.append(0 if child.outcome == ("loss", 1 - state.to_act) else 99)
+                else:
+                    heights.append(table.get((child.key(), state.to_act), 99))
+            assert min(heights) == height - 1
+
+
+def test_proof_numbers_and_the_exact_search_agree_on_larger_positions() -> None:
+    rng = random.Random(13)
+    values = []
+    for _ in range(40):
+        state = random_position(rng, rng.randint(6, 9))
+        value = Solver().value(state)
+        assert value == Solver(proof_numbers=False).value(state), state.key()
+        values.append(value)
+    assert {-1, 1} <= set(values)
