@@ -169,6 +169,8 @@ class Session:
 
     ``read_line`` returns the next line typed, or ``None`` at the end of the input.
     ``hand`` is the hand's number in a match, shown in titles (``None``: a lone game).
+    ``finishers``, if given, play the others' seats once you are out: quick players, so that
+    you do not wait for a search whose moves are not even shown.
     """
 
     def __init__(
@@ -181,10 +183,12 @@ class Session:
         *,
         undo: bool = True,
         hand: int | None = None,
+        finishers: dict[int, Player] | None = None,
     ) -> None:
         self.game = game
         self.you = you
         self.bots = bots
+        self.finishers = finishers if finishers is not None else bots
         self.console = console
         self.read_line = read_line
         self.allow_undo = undo
@@ -225,6 +229,9 @@ class Session:
 
     def _bot_move(self, seat: int) -> Event:
         """The computer's move at ``seat``, with a spinner at a terminal in case it thinks for a while."""
+        if self._watching_the_rest:
+            with self._thinking("The others play on…"):
+                return self.finishers[seat].choose(self.game.view(seat))
         with self._thinking(f"{self.names[seat]} is thinking…"):
             return self.bots[seat].choose(self.game.view(seat))
 
@@ -263,7 +270,8 @@ class Session:
                 self.went_out[note.seat] = self.moves_played
                 if note.seat == self.you and not self.game.is_over():
                     self._watching_the_rest = True
-                    self.say(Text("  The others play on to the end…", style="dim"))
+                    quickly = " (quickly, by rules of thumb)" if self.finishers is not self.bots else ""
+                    self.say(Text(f"  The others play on to the end{quickly}…", style="dim"))
 
     # --- your decisions -------------------------------------------------------------------
 
@@ -503,6 +511,7 @@ def play_match(
     seed: int | None = None,
     log_path: Path | None = None,
     undo: bool = True,
+    finishers: dict[int, Player] | None = None,
 ) -> list[Game]:
     """Play hands of ``match`` until it is over or you stop; returns the hands played (the last perhaps unfinished).
 
@@ -517,7 +526,8 @@ def play_match(
         log = LogFile(path)
         log.update(game)  # an unwritable path is refused before the hand, not after it
         played.append(game)
-        session = Session(game, you, bots, console, _saving(log, game, read_line), undo=undo, hand=number)
+        read = _saving(log, game, read_line)
+        session = Session(game, you, bots, console, read, undo=undo, hand=number, finishers=finishers)
         of = f" of {match.hands}" if match.hands is not None else ""
         dealer = names[match.dealer]
         console.rule(f"Hand {number}{of} · {dealer} deal{'' if dealer == 'You' else 's'}")
@@ -646,23 +656,27 @@ def play(
     _print_what_can_be_printed()
     console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
     match = Match(RuleSet(players=players, dealer=dealer, pass_sixes=pass_sixes, must_beat=must_beat), hands)
-    bots = {
-        other: make_player(level, None if seed is None else seed * 10 + other)
-        for other in range(players)
-        if other != seat
-    }
+    others = [other for other in range(players) if other != seat]
+    bots = {other: make_player(level, None if seed is None else seed * 10 + other) for other in others}
+    # Once you are out, searching players would keep you waiting for moves that are not even shown.
+    finishers = (
+        {other: make_player("medium", None if seed is None else seed * 10 + other) for other in others}
+        if level in ("hard", "perfect")
+        else None
+    )
     path = None if no_save else save if save is not None else _default_log_path()
-    others = ", ".join(name for name in terminal.seat_names(players, seat) if name != "You")
+    opponents = ", ".join(name for name in terminal.seat_names(players, seat) if name != "You")
     length = "one hand" if hands == 1 else f"a match of {hands} hands" if hands else "hand after hand"
     console.print(
-        Text.assemble(("Svoi Kozyri", "bold"), f" — you (seat {seat}) against {others}, level {level}, {length}.")
+        Text.assemble(("Svoi Kozyri", "bold"), f" — you (seat {seat}) against {opponents}, level {level}, {length}.")
     )
     console.print(
         f"Rules: {players} players, sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}."
         " ? for help, q to stop.",
         style="dim",
     )
-    play_match(match, seat, bots, console, _reader(console, interactive), seed=seed, log_path=path, undo=undo)
+    read = _reader(console, interactive)
+    play_match(match, seat, bots, console, read, seed=seed, log_path=path, undo=undo, finishers=finishers)
 
 
 class LogFile:

@@ -15,13 +15,13 @@ import pytest
 from rich.console import Console
 
 from rules.cli.play import Quit, Session, hand_log_path, play_match
-from rules.events import ChooseTrump
+from rules.events import ChooseTrump, Event
 from rules.game import Game
 from rules.log import read_log_file
 from rules.match import Match
 from rules.options import RuleSet
-from rules.players import make_player
-from rules.state import Outcome
+from rules.players import Player, make_player
+from rules.state import Outcome, View
 
 from .test_play import answer, names_from_seat, read_until_prompt
 
@@ -171,6 +171,40 @@ def test_the_last_hand_of_a_fixed_match_can_be_taken_back_too(tmp_path: Path) ->
     assert "Enter: finish · u: take back your last move\n" in output
     assert len(games) == 1 and match.over and match.results == [games[0].outcome]
     assert "next hand> " not in output and "Match over" not in output
+
+
+class Recording:
+    """A computer player that notes, at each of its moves, whether seat 0 (you) was already out."""
+
+    def __init__(self, inner: Player, log: list[tuple[str, bool]], role: str) -> None:
+        self.inner, self.log, self.role, self.name = inner, log, role, inner.name
+
+    def choose(self, view: View) -> Event:
+        self.log.append((self.role, view.hand_counts[0] == 0 and view.phase != "trump_choice"))
+        return self.inner.choose(view)
+
+
+def test_once_you_are_out_the_finishers_play_the_others_seats() -> None:
+    game = Game(RuleSet(players=3, dealer=0), seed=10)  # this seed: you go out first
+    moves: list[tuple[str, bool]] = []
+    bots: dict[int, Player] = {seat: Recording(make_player("easy", 100 + seat), moves, "bot") for seat in (1, 2)}
+    finishers: dict[int, Player] = {seat: Recording(make_player("medium", seat), moves, "finisher") for seat in (1, 2)}
+    output = io.StringIO()
+    console = Console(file=output, width=100, no_color=True)
+
+    seen = 0
+
+    def read_line(prompt: str) -> str | None:
+        nonlocal seen
+        console.print(prompt, end="")
+        screen, seen = output.getvalue()[seen:], len(output.getvalue())
+        return answer(screen)
+
+    Session(game, 0, bots, console, read_line, finishers=finishers).run()
+    assert game.outcome is not None and game.outcome.out_order[0] == 0
+    assert {role for role, you_out in moves if not you_out} == {"bot"}
+    assert {role for role, you_out in moves if you_out} == {"finisher"}
+    assert "The others play on to the end (quickly, by rules of thumb)…" in output.getvalue()
 
 
 def test_undo_after_the_end_is_refused_without_undo(tmp_path: Path) -> None:
