@@ -560,7 +560,8 @@ def _play_hand(session: Session, match: Match) -> bool:
         try:
             session.run()
         except Quit as stop:
-            session.console.print()
+            if stop.why == INTERRUPTED:
+                session.console.print()  # Ctrl-C may leave the cursor after a prompt
             session.say(Text(stop.why, style="bold"))
             session.summary()
             return False
@@ -594,6 +595,7 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
             try:
                 return console.input(Text(prompt, style="bold cyan"))
             except EOFError:
+                console.print()  # Ctrl-D leaves the cursor after the prompt
                 return None
         console.print(prompt, end="")
         console.file.flush()
