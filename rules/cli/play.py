@@ -529,8 +529,7 @@ def play_match(
         read = _saving(log, game, read_line)
         session = Session(game, you, bots, console, read, undo=undo, hand=number, finishers=finishers)
         of = f" of {match.hands}" if match.hands is not None else ""
-        dealer = names[match.dealer]
-        console.rule(f"Hand {number}{of} · {dealer} deal{'' if dealer == 'You' else 's'}")
+        console.rule(f"Hand {number}{of} · {terminal.deals(names[match.dealer])}")
         go_on = _play_hand(session, match)
         log.update(game)
         if path is not None:
@@ -571,8 +570,7 @@ def _play_hand(session: Session, match: Match) -> bool:
         session.summary()
         score = terminal.score_text(match.hands_lost, match.draws, session.names)
         if not match.over:
-            dealer = session.names[match.dealer]
-            score.append(f" {dealer} deal{'' if dealer == 'You' else 's'} the next hand.")
+            score.append(f" {terminal.deals(session.names[match.dealer])} the next hand.")
         session.say(score)
         choice = session.after_hand(last=match.over)
         if choice != "undo":
@@ -678,7 +676,10 @@ def play(
         style="dim",
     )
     read = _reader(console, interactive)
-    play_match(match, seat, bots, console, read, seed=seed, log_path=path, undo=undo, finishers=finishers)
+    try:
+        play_match(match, seat, bots, console, read, seed=seed, log_path=path, undo=undo, finishers=finishers)
+    except KeyboardInterrupt:  # between prompts (a summary, a save): the logs were saved at the last prompt
+        console.print("\nInterrupted.")
 
 
 class LogFile:

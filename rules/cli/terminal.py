@@ -43,6 +43,11 @@ def seat_names(players: int, you: int) -> list[str]:
     return [names[(seat - you) % players] for seat in range(players)]
 
 
+def deals(name: str) -> str:
+    """``You deal`` or ``North deals``."""
+    return f"{name} deal{'' if name == 'You' else 's'}"
+
+
 def ordinal(place: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``."""
     return str(place) + {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
