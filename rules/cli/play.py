@@ -639,7 +639,9 @@ def play(
         ),
     ] = None,
     no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the replay logs.")] = False,
-    undo: Annotated[bool, typer.Option(help="Allow taking moves back (a casual game).")] = True,
+    undo: Annotated[
+        bool, typer.Option(help="Allow taking moves back, even the one that ended a hand (a casual game).")
+    ] = True,
 ) -> None:
     """Play against the computer in the terminal, one hand after another.
 
