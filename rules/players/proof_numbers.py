@@ -6,8 +6,7 @@ question "can seat ``x`` force a win from here?" best first: every position carr
 *disproof number*; the search always expands the position that looks cheapest to settle
 the root. Positions the seat to prove has to answer are AND nodes, its own moves OR nodes.
 
-Choices that make it work on this game (each measured against the plain Boolean search
-on random 12- and 14-card positions):
+Choices that make it work on this game (each measured on random 12-card positions):
 
 - **Distance-based first numbers.** A position seen for the first time gets the fewest
   plies its seat needs to go out (:func:`plies_to_go_out`) as its proof number and the
@@ -20,6 +19,8 @@ on random 12- and 14-card positions):
   disproof for ``x`` (the endless game is a draw, see the solver's docstring). A
   disproof that leans on a position of the path above the node is stored with that
   position and trusted only while it is on the path again.
+- **Moves in pack order.** Trying the greedy choice first, which helps the Boolean search a
+  lot, made this search slower: the numbers already say where to look.
 
 What it returns is asymmetric on purpose: a *proof* is a finite tree of moves in which no
 position repeats, made of positions each proven before their parent, so it holds whatever
@@ -41,9 +42,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import core
-from rules.players.greedy import heuristic_move
 
-__all__ = ["EPSILON", "ProofNumberSearch", "ordered_moves", "plies_to_go_out"]
+__all__ = ["EPSILON", "ProofNumberSearch", "plies_to_go_out"]
 
 INFINITE = 10**9
 """A proof or disproof number that can no longer be reached (the position is settled)."""
@@ -89,16 +89,6 @@ def _first_numbers(state: core.State, x: int) -> tuple[int, int]:
     to_win = plies_to_go_out(state.hands[x].bit_count(), x_to_act, state.phase)
     to_lose = plies_to_go_out(state.hands[1 - x].bit_count(), not x_to_act, state.phase)
     return (to_win, to_lose * moves) if x_to_act else (to_win * moves, to_lose)
-
-
-def ordered_moves(state: core.State) -> list[int]:
-    """The legal moves, the greedy choice first (it breaks ties between equal numbers)."""
-    moves = list(core.legal_moves(state))
-    if len(moves) > 1:
-        first = heuristic_move(state, state.hands)
-        moves.remove(first)
-        moves.insert(0, first)
-    return moves
 
 
 class ProofNumberSearch:
@@ -152,7 +142,7 @@ class ProofNumberSearch:
         path = self._path
         is_or = state.to_act == x
         children: list[tuple[int, core.PositionKey | None, tuple[int, int]]] = []
-        for move in ordered_moves(state):
+        for move in core.legal_moves(state):
             token = core.apply(state, move)
             outcome = state.outcome
             if outcome is None:

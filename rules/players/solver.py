@@ -78,7 +78,8 @@ import time
 from dataclasses import dataclass
 
 from rules import core
-from rules.players.proof_numbers import ProofNumberSearch, ordered_moves, plies_to_go_out
+from rules.players.greedy import heuristic_move
+from rules.players.proof_numbers import ProofNumberSearch, plies_to_go_out
 
 __all__ = ["Solution", "Solver", "SolverLimit", "hand_cards"]
 
@@ -117,6 +118,16 @@ class Solution:
 def hand_cards(state: core.State) -> int:
     """How many cards the hands hold together (the size measure of the solver's targets)."""
     return sum(hand.bit_count() for hand in state.hands)
+
+
+def _order(state: core.State) -> list[int]:
+    """The legal moves, most promising for the seat to act first (the greedy choice leads)."""
+    moves = list(core.legal_moves(state))
+    if len(moves) > 1:
+        first = heuristic_move(state, state.hands)
+        moves.remove(first)
+        moves.insert(0, first)
+    return moves
 
 
 class Solver:
@@ -286,7 +297,7 @@ class Solver:
         depends = UNBOUNDED
         height = 0
         cut = False
-        moves = ordered_moves(state)
+        moves = _order(state)
         if len(moves) > 1:
             # Enhanced transposition cutoff: a child already proven won (OR node) or proven not won
             # for good (AND node) settles this node at once.
