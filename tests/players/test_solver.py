@@ -123,10 +123,12 @@ def test_solver_refuses_more_than_two_players_and_finished_games() -> None:
 
 
 def test_solver_budget() -> None:
-    rng = random.Random(3)
-    state = core.State.from_position((0, 1), [rng.sample(range(0, 18), 9), list(range(18, 27))], (), 0, core.LEAD)
-    with pytest.raises(SolverLimit):
-        Solver(max_nodes=200).value(state)
+    cards = random.Random(4).sample(range(36), 18)  # a full 9 + 9 duel: far beyond 5,000 nodes
+    state = core.State.from_position((0, 1), [cards[:9], cards[9:]], (), 0, core.LEAD)
+    solver = Solver(max_nodes=5000)
+    with pytest.raises(SolverLimit, match="more than 5000 nodes"):
+        solver.value(state)
+    assert solver.nodes <= 5000
 
 
 def won_positions(count: int, cards: int) -> list[Position]:
