@@ -113,6 +113,8 @@ class ProofNumberSearch:
 
     def prove(self, state: core.State, seat: int, budget: int) -> bool | None:
         """``True`` if ``seat`` is proven to force a win, ``False`` if disproven (a hint), ``None`` out of budget."""
+        if state.outcome is not None:
+            return state.outcome[0] == "loss" and state.outcome[1] != seat
         work = state.copy()
         work.seen = {}
         key = work.key()
