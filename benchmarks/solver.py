@@ -9,7 +9,7 @@ first position of a seeded greedy-with-noise game at which the hands hold at mos
 ``--cards`` cards (the rest of the pack then lies in the pile, which makes them much
 harder). Prints each position's value, time and nodes, then the median time, how many were
 solved within ``--limit`` seconds, and nodes per second. ``--no-proof-numbers`` runs the
-exact Boolean search alone, as the solver did before it had a proof-number search.
+exact Boolean search alone.
 """
 
 from __future__ import annotations

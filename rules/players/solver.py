@@ -28,14 +28,10 @@ position alone:
 2. ``V*`` is decided by Boolean questions, "can seat X force a win?", for the seat to act
    and for the other. A position where X is to act is an OR node, otherwise an AND node, and
    a position that recurs on the current path (its second occurrence) counts as *not a win*
-   for X. Two searches answer them:
+   for X. Two searches answer them, sharing one table. They take turns, each with a budget
+   of nodes that doubles every round, and the first to settle the value answers: each has
+   positions on which the other is many times slower.
 
-   - **Proof-number search first** (:mod:`rules.players.proof_numbers`), for both seats in
-     turn with budgets that double. A proven **win** is a finite proof tree in which no
-     position repeats, made of positions each proven before their parent: a win of ``V*``
-     whatever the path, stored in the table with its height (point 3). The first seat proven
-     to win settles the value. Its disproofs are only hints: when both seats are disproven
-     (a draw, or rarely a disproof that leaned on the path) the exact search decides.
    - **The exact Boolean search** (alpha–beta in its AND/OR form). A proven **not-win** is
      sound for ``V*`` only if every repetition it relied on went back to the node itself or
      below it (then the opponent can cycle inside that proof for ever); each result carries
@@ -46,11 +42,17 @@ position alone:
      win; a not-win counts only once no branch was cut by the bound. A position where X
      cannot go out within the plies left (:func:`~rules.players.proof_numbers.plies_to_go_out`)
      is cut at once. Moves are tried greedy choice first, and a child already proven in the
-     table settles its parent before any search (enhanced transposition cutoff).
+     table settles its parent before any search (enhanced transposition cutoff). When its
+     budget runs out it stops and starts the same bound again next round, from the table.
+   - **Proof-number search** (:mod:`rules.players.proof_numbers`), for both seats. A proven
+     **win** is a finite proof tree in which no position repeats, made of positions each
+     proven before their parent: a win of ``V*`` whatever the path, stored in the table with
+     its height (point 3). Its disproofs are only hints: a disproven seat is not searched
+     again, and draws are left to the exact search.
 
    The brute-force minimax over the real rule (third occurrence a draw, no table, no
-   pruning) agrees with both paths, which ``tests/players`` checks on many small positions,
-   and the two paths agree with each other on larger ones.
+   pruning) agrees with the solver, which ``tests/players`` checks on many small positions,
+   and the solver with and without the proof-number search agree on larger ones.
 
 3. Knowing that a move wins is not enough to win: a player who always picks *some* winning
    move can go round in circles into a repetition draw. Every stored win therefore carries
@@ -103,6 +105,19 @@ class SolverLimit(Exception):
     """The search ran out of its node or time budget."""
 
 
+class _Paused(Exception):
+    """The exact search spent this round's budget; the proof-number search has its turn."""
+
+
+@dataclass
+class _Deepening:
+    """How far the exact search's iterative deepening got: the bound, and the seat to act's result under it."""
+
+    depth: int = FIRST_DEPTH
+    cut_mine: bool | None = None
+    """``None`` until the seat to act's search under ``depth`` is done; then whether a branch met the bound."""
+
+
 @dataclass(frozen=True)
 class Solution:
     """A solved position: its value for the seat to act, a best move and every move's value.
@@ -131,7 +146,7 @@ def _order(state: core.State) -> list[int]:
 
 
 class Solver:
-    """The exact duel solver: proof-number search, then alpha–beta in its Boolean form, sharing one table.
+    """The exact duel solver: alpha–beta in its Boolean form and proof-number search, taking turns on one table.
 
     ``max_nodes`` and ``seconds`` bound each call; beyond them :class:`SolverLimit` is raised.
     ``proof_numbers=False`` leaves out the proof-number search (for comparisons and tests).
@@ -145,6 +160,7 @@ class Solver:
         self.proof_numbers = proof_numbers
         self.table: dict[tuple[core.PositionKey, int], int] = {}
         self.boolean_nodes = 0
+        self._pause_at = UNBOUNDED
         self._limit_nodes = UNBOUNDED
         self._deadline = 0.0
         self._path: dict[core.PositionKey, int] = {}
@@ -226,37 +242,51 @@ class Solver:
             raise SolverLimit(f"more than {self.seconds} s")
 
     def _value(self, state: core.State, seat: int) -> int:
-        """``V*`` for ``seat``: proof-number searches for either seat's win, the exact search when both fail."""
+        """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers."""
         if state.outcome is not None:
             return int(core.returns(state)[seat])
         open_seats = [seat, 1 - seat] if self.proof_numbers else []
+        deepening = _Deepening()
         budget = FIRST_BUDGET
-        while open_seats:
+        while True:
+            value = self._exact_value(state, seat, deepening, self._round_budget(budget))
+            if value is not None:
+                return value
             for x in list(open_seats):
-                remaining = self._limit_nodes - self.nodes
-                if remaining <= 0:
-                    raise SolverLimit(f"more than {self.max_nodes} nodes")
-                proven = self._proofs.prove(state, x, min(budget, remaining))
+                proven = self._proofs.prove(state, x, self._round_budget(budget))
                 if proven:
                     return 1 if x == seat else -1
                 if proven is False:
                     open_seats.remove(x)
             budget *= 2
-        return self._exact_value(state, seat)
 
-    def _exact_value(self, state: core.State, seat: int) -> int:
-        """``V*`` for ``seat`` by Boolean searches from a fresh root, deepened until one is exact."""
-        depth = FIRST_DEPTH
-        while True:
-            won, cut_mine = self._root_wins(state, seat, depth)
-            if won:
-                return 1
-            won, cut_theirs = self._root_wins(state, 1 - seat, depth)
-            if won:
-                return -1
-            if not (cut_mine or cut_theirs):
-                return 0
-            depth += DEPTH_STEP
+    def _round_budget(self, budget: int) -> int:
+        remaining = self._limit_nodes - self.nodes
+        if remaining <= 0:
+            raise SolverLimit(f"more than {self.max_nodes} nodes")
+        return min(budget, remaining)
+
+    def _exact_value(self, state: core.State, seat: int, deepening: _Deepening, budget: int) -> int | None:
+        """``V*`` for ``seat`` by Boolean searches deepened until one is exact; ``None`` once ``budget`` is spent.
+
+        ``deepening`` keeps how far the searches got, and the table what they found, for the next call.
+        """
+        self._pause_at = self.boolean_nodes + budget
+        try:
+            while True:
+                if deepening.cut_mine is None:
+                    won, deepening.cut_mine = self._root_wins(state.copy(), seat, deepening.depth)
+                    if won:
+                        return 1
+                won, cut_theirs = self._root_wins(state.copy(), 1 - seat, deepening.depth)
+                if won:
+                    return -1
+                if not (deepening.cut_mine or cut_theirs):
+                    return 0
+                deepening.depth += DEPTH_STEP
+                deepening.cut_mine = None
+        except _Paused:
+            return None
 
     def _win_height(self, state: core.State, seat: int) -> int:
         """The stored proof height of ``seat``'s win from ``state`` (0 if already won), else :data:`UNBOUNDED`."""
@@ -277,6 +307,8 @@ class Solver:
         leaned on, and whether a not-win met the depth bound (then it is not exact).
         """
         self.boolean_nodes += 1
+        if self.boolean_nodes >= self._pause_at:
+            raise _Paused
         if self.boolean_nodes % _CHECK_EVERY == 0:
             self._check_limits()
         table = self.table
