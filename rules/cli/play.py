@@ -582,6 +582,19 @@ def _default_log_path() -> Path:
     return Path(f"trumps-{datetime.datetime.now():%Y%m%d-%H%M%S}.jsonl")
 
 
+_COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _readline_prompt(console: Console, prompt: str) -> str:
+    """``prompt`` in colour, for ``input()``: each colour code is wrapped in ``\\x01`` and ``\\x02``, which tell
+    readline that it takes no room on the line. Printed apart from ``input()`` instead, the prompt would be
+    unknown to readline, and erasing the last typed character would erase the prompt with it.
+    """
+    with console.capture() as capture:
+        console.print(Text(prompt, style="bold cyan"), end="")
+    return _COLOUR_CODE.sub(lambda code: f"\x01{code[0]}\x02", capture.get())
+
+
 def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
     """Read a line: with line editing at a terminal; from a pipe, echoing it so a transcript reads well."""
 
@@ -591,7 +604,7 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
     def read(prompt: str) -> str | None:
         if interactive:
             try:
-                return console.input(Text(prompt, style="bold cyan"))
+                return input(_readline_prompt(console, prompt))
             except EOFError:
                 console.print()  # Ctrl-D leaves the cursor after the prompt
                 return None

@@ -323,6 +323,44 @@ def test_no_undo_means_no_undo() -> None:
     assert "lead" in [event.type for event in game.events]
 
 
+def test_at_a_real_terminal_erasing_what_you_typed_keeps_the_prompt() -> None:
+    """Readline knows the prompt: backspace over a recalled line stops at it instead of clearing the whole line."""
+    import pty
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--no-save", "--level", "easy"]
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="90", LINES="40")
+    env.pop("NO_COLOR", None)
+    with subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env) as process:
+        os.close(slave)
+
+        def screen_until(marker: bytes) -> bytes:
+            seen = b""
+            deadline = time.monotonic() + 20
+            while marker not in seen:
+                ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+                assert ready, seen.decode(errors="replace")[-300:]
+                seen += os.read(master, 4096)
+            return seen
+
+        screen_until(b"your trump> ")
+        os.write(master, b"xyz\r")
+        screen_until(b"no such suit 'xyz'")
+        screen_until(b"your trump> ")
+        os.write(master, b"\x1b[A")  # the line typed before, from readline's history
+        screen_until(b"xyz")
+        os.write(master, b"\x7f\x7f\x7f\x7f!")  # one backspace more than there are characters
+        erased = screen_until(b"!")
+        os.write(master, b"\rq\r")
+        screen_until(b"Hand 1 stopped")
+        process.wait(timeout=20)
+    os.close(master)
+    assert erased.count(b"\x08\x1b[K") == 3
+    assert b"\r" not in erased  # nothing went back to the start of the line, over the prompt
+
+
 def test_at_a_real_terminal_the_cards_are_in_colour(tmp_path: Path) -> None:
     """Through a pseudo-terminal: the interactive path (line editing, colour), stopped with q."""
     import pty
