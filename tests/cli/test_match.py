@@ -298,7 +298,14 @@ def test_ctrl_c_mid_game_saves_and_exits_cleanly(tmp_path: Path) -> None:
     log = tmp_path / "interrupted.jsonl"
     command = [*PLAY, "--seed", "3", "--dealer", "1", "--save", str(log)]
     with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+        # Ctrl-C at a terminal always reaches the game; a test run started in the background
+        # (where the shell ignores SIGINT, and the children inherit that) must not change this.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         for _ in range(4):
