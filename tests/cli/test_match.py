@@ -23,7 +23,7 @@ from rules.options import RuleSet
 from rules.players import Player, make_player
 from rules.state import Outcome, View
 
-from .test_play import answer, names_from_seat, read_until_prompt
+from .test_play import answer, answer_prompts, names_from_seat, play_through, read_until_prompt
 
 PLAY = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--level", "easy"]
 ENV = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="100")
@@ -43,15 +43,7 @@ def test_a_match_of_three_hands_through_a_pipe(tmp_path: Path) -> None:
     log = tmp_path / "match.jsonl"
     command = [*PLAY, "--players", "4", "--seed", "0", "--hands", "3", "--save", str(log)]
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV) as process:
-        assert process.stdin is not None and process.stdout is not None
-        transcript, waiting = "", True
-        while waiting:
-            screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
-            transcript += screen
-            if waiting:
-                between = screen.endswith(("next hand> ", "finish> "))
-                process.stdin.write(b"\n" if between else answer(screen).encode() + b"\n")
-                process.stdin.flush()
+        transcript = play_through(process, between_hands=b"\n")
     assert process.returncode == 0
     paths = [log, tmp_path / "match-hand2.jsonl", tmp_path / "match-hand3.jsonl"]
     assert sorted(tmp_path.iterdir()) == sorted(paths)
@@ -308,12 +300,8 @@ def test_ctrl_c_mid_game_saves_and_exits_cleanly(tmp_path: Path) -> None:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        for _ in range(4):
-            screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
-            assert waiting
-            process.stdin.write(answer(screen).encode() + b"\n")
-            process.stdin.flush()
-        screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
+        answer_prompts(process, 4)
+        _, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
         assert waiting
         process.send_signal(signal.SIGINT)
         rest = process.stdout.read().decode()
@@ -333,11 +321,7 @@ def test_ctrl_d_mid_game_saves_and_exits_cleanly(tmp_path: Path) -> None:
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV
     ) as process:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        for _ in range(3):
-            screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
-            assert waiting
-            process.stdin.write(answer(screen).encode() + b"\n")
-            process.stdin.flush()
+        answer_prompts(process, 3)
         process.stdin.close()
         rest = process.stdout.read().decode()
         errors = process.stderr.read().decode()

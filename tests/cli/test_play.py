@@ -66,6 +66,30 @@ def read_until_prompt(stream: io.BufferedReader) -> tuple[str, bool]:
     return data.decode("utf-8"), True
 
 
+def play_through(process: subprocess.Popen[bytes], between_hands: bytes) -> str:
+    """Answer every prompt of a game process until it exits (``between_hands`` after a hand); its whole screen."""
+    assert process.stdin is not None and process.stdout is not None
+    transcript, waiting = "", True
+    while waiting:
+        screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
+        transcript += screen
+        if waiting:
+            between = screen.endswith(("next hand> ", "finish> "))
+            process.stdin.write(between_hands if between else answer(screen).encode() + b"\n")
+            process.stdin.flush()
+    return transcript
+
+
+def answer_prompts(process: subprocess.Popen[bytes], count: int) -> None:
+    """Answer the next ``count`` prompts of a game process, each with a legal move."""
+    assert process.stdin is not None and process.stdout is not None
+    for _ in range(count):
+        screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
+        assert waiting
+        process.stdin.write(answer(screen).encode() + b"\n")
+        process.stdin.flush()
+
+
 def test_a_whole_duel_through_a_pipe(tmp_path: Path) -> None:
     """A real ``trumps play`` process, played to the end of a hand by reading its screen and writing to its stdin.
 
@@ -76,14 +100,7 @@ def test_a_whole_duel_through_a_pipe(tmp_path: Path) -> None:
     command += ["--level", "easy"]
     env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="100")
     with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env) as process:
-        assert process.stdin is not None and process.stdout is not None
-        transcript, waiting = "", True
-        while waiting:
-            screen, waiting = read_until_prompt(process.stdout)  # type: ignore[arg-type]
-            transcript += screen
-            if waiting:
-                process.stdin.write(b"q\n" if screen.endswith("next hand> ") else answer(screen).encode() + b"\n")
-                process.stdin.flush()
+        transcript = play_through(process, between_hands=b"q\n")
     assert process.returncode == 0
     game = read_log_file(log)
     assert game.is_over()
