@@ -56,6 +56,12 @@ def seatings(players: int) -> list[tuple[int, ...]]:
 def play_game(bots: Sequence[Player], seed: int) -> Game:
     """One game from the trump choice to the end; the deal is that of ``seed``."""
     game = Game(RuleSet(players=len(bots)), seed=seed)
+    play_out(game, bots)
+    return game
+
+
+def play_out(game: Game, bots: Sequence[Player]) -> None:
+    """Play ``game`` to its end, ``bots[seat]`` choosing for each seat and the seeded deal for chance."""
     while not game.is_over():
         if game.phase == "deal":
             game.push(game.sample_deal())
@@ -63,7 +69,6 @@ def play_game(bots: Sequence[Player], seed: int) -> Game:
         seat = game.to_act
         assert seat is not None
         game.push(bots[seat].choose(game.view(seat)))
-    return game
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from rules.players import (
     make_player,
     parse_bot,
 )
-from rules.players.arena import play_game
+from rules.players.arena import play_game, play_out
 from rules.state import View
 
 
@@ -61,13 +61,7 @@ def test_every_bot_plays_only_legal_moves(players: int) -> None:
     for first in range(0, len(lineup), players):  # every bot sits at a table of this size
         game = Game(RuleSet(players=players), seed=first)
         seated = [Checked(lineup[(first + seat) % len(lineup)], game) for seat in range(players)]
-        while not game.is_over():
-            if game.phase == "deal":
-                game.push(game.sample_deal())
-                continue
-            seat = game.to_act
-            assert seat is not None
-            game.push(seated[seat].choose(game.view(seat)))
+        play_out(game, seated)
         assert game.outcome is not None
         assert all(bot.moves > 0 for bot in seated)
 
