@@ -261,10 +261,9 @@ class Solver:
             budget *= 2
 
     def _round_budget(self, budget: int) -> int:
-        remaining = self._limit_nodes - self.nodes
-        if remaining <= 0:
-            raise SolverLimit(f"more than {self.max_nodes} nodes")
-        return min(budget, remaining)
+        """``budget``, or the nodes left under ``max_nodes`` if fewer."""
+        self._check_limits()
+        return min(budget, self._limit_nodes - self.nodes)
 
     def _exact_value(self, state: core.State, seat: int, deepening: _Deepening, budget: int) -> int | None:
         """``V*`` for ``seat`` by Boolean searches deepened until one is exact; ``None`` once ``budget`` is spent.
