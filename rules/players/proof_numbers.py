@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import core
+from rules.cards import PACK_SIZE
 
 __all__ = ["EPSILON", "ProofNumberSearch", "plies_to_go_out"]
 
@@ -50,6 +51,10 @@ INFINITE = 10**9
 
 EPSILON = 1.5
 """The 1 + ε trick's factor; 1.5 did best of 1, 1.25, 1.5, 2 and 3 on random 12-card positions."""
+
+SEEDED_DISPROOF = 10**6
+"""The disproof number :meth:`ProofNumberSearch.seed_from` gives a position where the other seat was disproven:
+large (it is most likely a proof) but finite, so the search can still enter it."""
 
 _CHECK_EVERY = 4096
 
@@ -82,13 +87,20 @@ def plies_to_go_out(cards: int, to_act: bool, phase: int) -> int:
     return cards + cards // 2
 
 
+_TO_ACT_PLIES = {
+    phase: tuple(plies_to_go_out(cards, True, phase) for cards in range(PACK_SIZE + 1))
+    for phase in (core.LEAD, core.RESPOND, core.SECOND)
+}
+_WAITING_PLIES = tuple(plies_to_go_out(cards, False, core.LEAD) for cards in range(PACK_SIZE + 1))
+
+
 def _first_numbers(state: core.State, x: int) -> tuple[int, int]:
     """The numbers of a position not searched yet: the distances to going out, times the branching against."""
     moves = core.legal_mask(state).bit_count()
-    x_to_act = state.to_act == x
-    to_win = plies_to_go_out(state.hands[x].bit_count(), x_to_act, state.phase)
-    to_lose = plies_to_go_out(state.hands[1 - x].bit_count(), not x_to_act, state.phase)
-    return (to_win, to_lose * moves) if x_to_act else (to_win * moves, to_lose)
+    hands = state.hands
+    if state.to_act == x:
+        return _TO_ACT_PLIES[state.phase][hands[x].bit_count()], _WAITING_PLIES[hands[1 - x].bit_count()] * moves
+    return _WAITING_PLIES[hands[x].bit_count()] * moves, _TO_ACT_PLIES[state.phase][hands[1 - x].bit_count()]
 
 
 class ProofNumberSearch:
@@ -131,6 +143,29 @@ class ProofNumberSearch:
             return None
         return proof == 0
 
+    def seed_from(self, seat: int) -> None:
+        """Start the other seat's numbers from ``seat``'s search, mirrored.
+
+        The two questions are mirror images: the first numbers of one seat are the other's
+        swapped, so "does ``seat`` win?" grows the same tree as "does the other seat win?"
+        and differs only where a line cycles (not a win for either). After ``seat`` is
+        disproven its tree is, cycles aside, the other seat's proof: seeding the other
+        search with the swapped numbers, and a proof number of 1 where ``seat`` was disproven
+        for good, sends that search straight down it instead of growing it again.
+        Only guidance is copied: the other seat's proofs are still searched move by move.
+        """
+        mirrored = self._numbers[1 - seat]
+        for key, numbers in self._numbers[seat].items():
+            if len(numbers) == 3 or key in mirrored:
+                continue
+            proof, disproof = numbers[0], numbers[1]
+            if proof == 0:
+                mirrored[key] = (INFINITE, 0)
+            elif disproof == 0:
+                mirrored[key] = (1, SEEDED_DISPROOF)
+            else:
+                mirrored[key] = (disproof, proof)
+
     def _search(
         self, state: core.State, key: core.PositionKey, depth: int, proof_limit: int, disproof_limit: int
     ) -> tuple[int, int, int]:
@@ -139,22 +174,10 @@ class ProofNumberSearch:
         The third value is the path depth a disproof leans on (:data:`INFINITE` if none).
         """
         x = self._x
-        numbers = self._numbers[x]
-        table = self.table
-        path = self._path
         is_or = state.to_act == x
-        children: list[tuple[int, core.PositionKey | None, tuple[int, int]]] = []
-        for move in core.legal_moves(state):
-            token = core.apply(state, move)
-            outcome = state.outcome
-            if outcome is None:
-                after = (tuple(state.hands), state.pile, state.to_act, state.phase)
-                children.append((move, after, _first_numbers(state, x)))
-            elif outcome[0] == "loss" and outcome[1] != x:
-                children.append((move, None, (0, INFINITE)))
-            else:
-                children.append((move, None, (INFINITE, 0)))
-            core.undo(state, token)
+        moves = core.legal_moves(state)
+        targets: list[core.PositionKey | None] = []
+        current = [self._child_numbers(state, move, targets) for move in moves]
         while True:
             self.iterations += 1
             if self.iterations >= self._limit:
@@ -168,39 +191,18 @@ class ProofNumberSearch:
             best_proof = best_disproof = total = 0
             leans_all = INFINITE
             leans_one = -1
-            for index, (_, child, fresh) in enumerate(children):
-                leans = INFINITE
-                if child is None:
-                    proof, disproof = fresh
-                elif child in path:
-                    proof, disproof = INFINITE, 0
-                    leans = path[child]
-                else:
-                    entry = numbers.get(child)
-                    if entry is None:
-                        height = table.get((child, x))
-                        if height is None:
-                            proof, disproof = fresh
-                        elif height >= 0:
-                            proof, disproof = 0, INFINITE
-                        elif height == -1:
-                            proof, disproof = INFINITE, 0
-                        else:
-                            proof, disproof = fresh
-                    elif len(entry) == 2:
-                        proof, disproof = entry[0], entry[1]
-                    else:
-                        at = path.get(entry[2])
-                        if at is None:
-                            proof, disproof = fresh
-                        else:
-                            proof, disproof = INFINITE, 0
-                            leans = at
+            for index, (proof, disproof, leans) in enumerate(current):
                 if disproof == 0:
-                    leans_all = min(leans_all, leans)
-                    leans_one = max(leans_one, leans)
-                ranked = proof if is_or else disproof
-                total += disproof if is_or else proof
+                    if leans < leans_all:
+                        leans_all = leans
+                    if leans > leans_one:
+                        leans_one = leans
+                if is_or:
+                    ranked = proof
+                    total += disproof
+                else:
+                    ranked = disproof
+                    total += proof
                 if ranked < first:
                     second = first
                     first = ranked
@@ -208,20 +210,21 @@ class ProofNumberSearch:
                     best_proof, best_disproof = proof, disproof
                 elif ranked < second:
                     second = ranked
-            total = min(total, INFINITE)
+            if total > INFINITE:
+                total = INFINITE
             node_proof, node_disproof = (first, total) if is_or else (total, first)
             if node_proof == 0:
-                numbers[key] = (0, INFINITE)
-                table[(key, x)] = self._height(children, is_or)
+                self._numbers[x][key] = (0, INFINITE)
+                self.table[(key, x)] = 1 + self._height(current, targets, is_or)
                 return 0, INFINITE, INFINITE
             if node_disproof == 0:
                 leans = leans_all if is_or else leans_one
-                numbers[key] = (INFINITE, 0, self._trail[leans]) if leans < depth else (INFINITE, 0)
+                self._numbers[x][key] = (INFINITE, 0, self._trail[leans]) if leans < depth else (INFINITE, 0)
                 return INFINITE, 0, leans
             if node_proof >= proof_limit or node_disproof >= disproof_limit:
-                numbers[key] = (node_proof, node_disproof)
+                self._numbers[x][key] = (node_proof, node_disproof)
                 return node_proof, node_disproof, INFINITE
-            move, target, _ = children[best]
+            target = targets[best]
             assert target is not None
             if is_or:
                 child_proof_limit = min(proof_limit, int(second * EPSILON) + 1)
@@ -229,23 +232,58 @@ class ProofNumberSearch:
             else:
                 child_disproof_limit = min(disproof_limit, int(second * EPSILON) + 1)
                 child_proof_limit = min(proof_limit - node_proof + best_proof, INFINITE - 1)
-            token = core.apply(state, move)
-            path[target] = depth + 1
+            token = core.apply(state, moves[best])
+            self._path[target] = depth + 1
             self._trail.append(target)
-            self._search(state, target, depth + 1, child_proof_limit, child_disproof_limit)
+            # Only the searched child's numbers are read back: a sibling that the search below
+            # settled through a transposition is noticed when this node is entered again.
+            current[best] = self._search(state, target, depth + 1, child_proof_limit, child_disproof_limit)
             self._trail.pop()
-            del path[target]
+            del self._path[target]
             core.undo(state, token)
 
-    def _height(self, children: list[tuple[int, core.PositionKey | None, tuple[int, int]]], is_or: bool) -> int:
-        """The proof height of a node just proven: one more than its best (OR) or worst (AND) proven child's."""
-        heights = []
-        for _, child, fresh in children:
-            if child is None:
-                if fresh[0] == 0:
-                    heights.append(0)
-            elif child not in self._path:
-                height = self.table.get((child, self._x), -1)
-                if height >= 0:
-                    heights.append(height)
-        return 1 + (min(heights) if is_or else max(heights))
+    def _child_numbers(
+        self, state: core.State, move: int, targets: list[core.PositionKey | None]
+    ) -> tuple[int, int, int]:
+        """The numbers of the position ``move`` leads to, and the path depth a disproof leans on.
+
+        Appends the position's key to ``targets`` (``None`` if the game ends there).
+        """
+        x = self._x
+        token = core.apply(state, move)
+        outcome = state.outcome
+        if outcome is not None:
+            core.undo(state, token)
+            targets.append(None)
+            return (0, INFINITE, INFINITE) if outcome[0] == "loss" and outcome[1] != x else (INFINITE, 0, INFINITE)
+        child = token[6] or state.key()
+        targets.append(child)
+        numbers: tuple[int, int, int] | None = None
+        at = self._path.get(child)
+        if at is not None:
+            numbers = (INFINITE, 0, at)
+        else:
+            entry = self._numbers[x].get(child)
+            if entry is None:
+                height = self.table.get((child, x))
+                if height is not None and height >= -1:
+                    numbers = (0, INFINITE, INFINITE) if height >= 0 else (INFINITE, 0, INFINITE)
+            elif len(entry) == 2:
+                numbers = (entry[0], entry[1], INFINITE)
+            else:
+                at = self._path.get(entry[2])
+                if at is not None:
+                    numbers = (INFINITE, 0, at)
+        if numbers is None:
+            numbers = (*_first_numbers(state, x), INFINITE)
+        core.undo(state, token)
+        return numbers
+
+    def _height(self, current: list[tuple[int, int, int]], targets: list[core.PositionKey | None], is_or: bool) -> int:
+        """The highest (AND) or lowest (OR) proof height among the proven children of a node just proven."""
+        heights = [
+            0 if target is None else self.table[(target, self._x)]
+            for (proof, _, _), target in zip(current, targets, strict=True)
+            if proof == 0
+        ]
+        return min(heights) if is_or else max(heights)

@@ -98,7 +98,7 @@ DEPTH_STEP = 4
 """Iterative deepening of the exact Boolean searches: the first bound in plies, and how it grows."""
 
 FIRST_BUDGET = 1000
-"""The proof-number searches' first budget in iterations; it doubles each round."""
+"""The searches' first budget in nodes; it doubles each round."""
 
 
 class SolverLimit(Exception):
@@ -245,19 +245,24 @@ class Solver:
         """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers."""
         if state.outcome is not None:
             return int(core.returns(state)[seat])
-        open_seats = [seat, 1 - seat] if self.proof_numbers else []
+        proving: int | None = seat if self.proof_numbers else None
         deepening = _Deepening()
         budget = FIRST_BUDGET
         while True:
             value = self._exact_value(state, seat, deepening, self._round_budget(budget))
             if value is not None:
                 return value
-            for x in list(open_seats):
-                proven = self._proofs.prove(state, x, self._round_budget(budget))
+            if proving is not None:
+                proven = self._proofs.prove(state, proving, self._round_budget(budget))
                 if proven:
-                    return 1 if x == seat else -1
+                    return 1 if proving == seat else -1
                 if proven is False:
-                    open_seats.remove(x)
+                    if proving == seat:
+                        # The other seat's question is this one's mirror image: start it from these numbers.
+                        self._proofs.seed_from(seat)
+                        proving = 1 - seat
+                    else:
+                        proving = None
             budget *= 2
 
     def _round_budget(self, budget: int) -> int:
