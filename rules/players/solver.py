@@ -41,9 +41,13 @@ position alone:
      :data:`FIRST_DEPTH` by :data:`DEPTH_STEP` plies): a win found under a bound is a real
      win; a not-win counts only once no branch was cut by the bound. A position where X
      cannot go out within the plies left (:func:`~rules.players.proof_numbers.plies_to_go_out`)
-     is cut at once. Moves are tried greedy choice first, and a child already proven in the
-     table settles its parent before any search (enhanced transposition cutoff). When its
-     budget runs out it stops and starts the same bound again next round, from the table.
+     is cut at once. Moves are tried greedy choice first: besides cutting this search short,
+     the wins it stores along the greedy lines are what the proof-number search most often
+     reuses (with moves in pack order it solves only half as many positions in the
+     portfolio). A check of every child in the table before searching any (enhanced
+     transposition cutoff) saved no node here and cost half the time, so there is none.
+     When its budget runs out it stops and starts the same bound again next round, from
+     the table.
    - **Proof-number search** (:mod:`rules.players.proof_numbers`), for both seats. A proven
      **win** is a finite proof tree in which no position repeats, made of positions each
      proven before their parent: a win of ``V*`` whatever the path, stored in the table with
@@ -334,21 +338,6 @@ class Solver:
         height = 0
         cut = False
         moves = _order(state)
-        if len(moves) > 1:
-            # Enhanced transposition cutoff: a child already proven won (OR node) or proven not won
-            # for good (AND node) settles this node at once.
-            for move in moves:
-                token = apply(state, move)
-                known = table.get(((tuple(state.hands), state.pile, state.to_act, state.phase), x))
-                undo(state, token)
-                if known is None:
-                    continue
-                if is_or and known >= 0:
-                    table[tkey] = known + 1
-                    return True, known + 1, UNBOUNDED, False
-                if not is_or and known == NOT_WIN:
-                    table[tkey] = NOT_WIN
-                    return False, 0, UNBOUNDED, False
         for move in moves:
             token = apply(state, move)
             outcome = state.outcome
