@@ -43,8 +43,8 @@ position alone:
      cannot go out within the plies left (:func:`~rules.players.proof_numbers.plies_to_go_out`)
      is cut at once. Moves are tried greedy choice first: besides cutting this search short,
      the wins it stores along the greedy lines are what the proof-number search most often
-     reuses (with moves in pack order it solves only half as many positions in the
-     portfolio). A check of every child in the table before searching any (enhanced
+     reuses (with moves in pack order the two searches together needed two to three
+     times the nodes on most 14-card positions that take them seconds). A check of every child in the table before searching any (enhanced
      transposition cutoff) saved no node here and cost half the time, so there is none.
      When its budget runs out it stops and starts the same bound again next round, from
      the table.
