@@ -41,18 +41,21 @@ position alone:
      :data:`FIRST_DEPTH` by :data:`DEPTH_STEP` plies): a win found under a bound is a real
      win; a not-win counts only once no branch was cut by the bound. A position where X
      cannot go out within the plies left (:func:`~rules.players.proof_numbers.plies_to_go_out`)
-     is cut at once. Moves are tried greedy choice first: besides cutting this search short,
-     the wins it stores along the greedy lines are what the proof-number search most often
-     reuses (with moves in pack order the two searches together needed two to three
-     times the nodes on most 14-card positions that take them seconds). A check of every child in the table before searching any (enhanced
-     transposition cutoff) saved no node here and cost half the time, so there is none.
-     When its budget runs out it stops and starts the same bound again next round, from
-     the table.
-   - **Proof-number search** (:mod:`rules.players.proof_numbers`), for both seats. A proven
-     **win** is a finite proof tree in which no position repeats, made of positions each
-     proven before their parent: a win of ``V*`` whatever the path, stored in the table with
-     its height (point 3). Its disproofs are only hints: a disproven seat is not searched
-     again, and draws are left to the exact search.
+     is cut at once. Moves are tried greedy choice first: besides cutting this search
+     short, the wins it stores along the greedy lines are what the proof-number search most
+     often reuses (with moves in pack order the two searches together needed two to three
+     times the nodes on most 14-card positions that take them seconds). Checking every
+     child in the table before searching any (enhanced transposition cutoff) saved no node
+     here and cost half the time, so there is none. When its budget runs out it stops and
+     starts the same bound again next round, from the table.
+   - **Proof-number search** (:mod:`rules.players.proof_numbers`), one seat at a time. A
+     proven **win** is a finite proof tree in which no position repeats, made of positions
+     each proven before their parent: a win of ``V*`` whatever the path, stored in the table
+     with its height (point 3). Its disproofs are only hints. It asks first whether the seat
+     to act wins; once that is disproven it asks whether the other seat does, starting from
+     the first search's numbers mirrored (the two questions grow the same tree but for
+     cycles), which costs a small part of the first search. Draws are left to the exact
+     search.
 
    The brute-force minimax over the real rule (third occurrence a draw, no table, no
    pruning) agrees with the solver, which ``tests/players`` checks on many small positions,
