@@ -32,9 +32,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules import core
 from rules.events import Deal, Event, Notification, Position, RuleOptions, event_dict, parse_event
 from rules.game import Game, IllegalEvent
+from rules.match import Match
 from rules.options import RuleSet
 from rules.players import LEVELS, make_player
 from rules.server.bots import Bots
@@ -210,9 +210,8 @@ class Table:
         self.seed: str | None = None
         self.seed_hash: str | None = None
         self.hand_end: HandEnd | None = None
-        self.hands_lost = [0] * config.players
-        self.draws = 0
-        self.hands_played = 0
+        self.match = Match(config.rule_set(config.dealer), hands=config.match_hands)
+        """The score sheet: who lost which hand, hence who deals next and whether the match is over."""
         self.last = _Last()
         self.deadline: float | None = None
         self.lock = asyncio.Lock()
@@ -237,8 +236,7 @@ class Table:
 
     @property
     def match_over(self) -> bool:
-        limit = self.config.match_hands
-        return limit is not None and self.hands_played >= limit
+        return self.match.over
 
     def connected_seats(self) -> frozenset[int]:
         return frozenset(conn.seat for conn in self.connections if conn.seat is not None and not conn.closed)
@@ -268,9 +266,9 @@ class Table:
         return Score(
             hand=self.hand_no,
             dealer=self.dealer,
-            hands_lost=list(self.hands_lost),
-            draws=self.draws,
-            hands_played=self.hands_played,
+            hands_lost=self.match.hands_lost,
+            draws=self.match.draws,
+            hands_played=len(self.match.results),
             match_hands=self.config.match_hands,
             match_over=self.match_over,
         )
@@ -394,18 +392,9 @@ class Table:
         assert game is not None and self.seed is not None and self.seed_hash is not None
         outcome = game.outcome
         assert outcome is not None
-        if outcome.loser is not None:
-            self.hands_lost[outcome.loser] += 1
-        else:
-            self.draws += 1
-        self.hands_played += 1
+        self.match.record(outcome)
         log: list[Any] = [game.header, *game.events]
         self.hand_end = HandEnd(hand=self.hand_no, outcome=outcome, seed=self.seed, seed_hash=self.seed_hash, log=log)
-
-    def next_dealer(self) -> int:
-        """RULES.md §4: the loser deals the next hand; after a draw the same dealer deals again."""
-        dealer = self.dealer if self.dealer is not None else self.config.dealer
-        return dealer if self.hand_end is None else core.next_dealer(dealer, self.hand_end.outcome.loser)
 
     async def commit(self, record: Record, *, by: Actor, event: Event | None = None) -> None:
         """Check, store, apply and announce one event. The caller holds :attr:`lock`.
@@ -452,7 +441,7 @@ class Table:
 
     def new_hand_record(self) -> Record:
         seed = str(secrets.randbits(128))
-        return {"type": "hand_started", "hand": self.hand_no + 1, "dealer": self.next_dealer(), "seed": seed}
+        return {"type": "hand_started", "hand": self.hand_no + 1, "dealer": self.match.dealer, "seed": seed}
 
     # --- the server's own moves ---------------------------------------------------------------------
 
