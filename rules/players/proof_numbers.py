@@ -143,6 +143,16 @@ class ProofNumberSearch:
             return None
         return proof == 0
 
+    @property
+    def stored(self) -> int:
+        """How many positions' numbers this search holds."""
+        return len(self._numbers[0]) + len(self._numbers[1])
+
+    def forget(self) -> None:
+        """Drop every number (they are only guidance; proofs live in the table). Safe in the middle of a search."""
+        for numbers in self._numbers:
+            numbers.clear()
+
     def seed_from(self, seat: int) -> None:
         """Start the other seat's numbers from ``seat``'s search, mirrored.
 

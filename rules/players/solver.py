@@ -108,6 +108,12 @@ FIRST_BUDGET = 1000
 """The searches' first budget in nodes; it doubles each round."""
 
 
+MAX_ENTRIES = 1_000_000
+"""How many positions the solver's table and the proof numbers hold together before it forgets what it
+can find again. Each costs about 500 bytes, so a long search stays near half a gigabyte; without the
+bound a 20-second search on a hard 14-card position grew to 800 MB, and memory grew with the time allowed."""
+
+
 class SolverLimit(Exception):
     """The search ran out of its node or time budget."""
 
@@ -161,10 +167,17 @@ class Solver:
     :meth:`clear` empties it.
     """
 
-    def __init__(self, max_nodes: int | None = None, seconds: float | None = None, proof_numbers: bool = True) -> None:
+    def __init__(
+        self,
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+        proof_numbers: bool = True,
+        max_entries: int = MAX_ENTRIES,
+    ) -> None:
         self.max_nodes = max_nodes
         self.seconds = seconds
         self.proof_numbers = proof_numbers
+        self.max_entries = max_entries
         self.table: dict[tuple[core.PositionKey, int], int] = {}
         self.boolean_nodes = 0
         self._pause_at = UNBOUNDED
@@ -247,6 +260,19 @@ class Solver:
             raise SolverLimit(f"more than {self.max_nodes} nodes")
         if time.monotonic() > self._deadline:
             raise SolverLimit(f"more than {self.seconds} s")
+        if len(self.table) + self._proofs.stored > self.max_entries:
+            self._forget()
+
+    def _forget(self) -> None:
+        """Keep memory bounded: drop everything the searches can find again, keeping the proven wins.
+
+        Proven wins stay because the ``perfect`` player steers by their heights; not-wins,
+        depth-bounded results and proof numbers are only saved work.
+        """
+        self._proofs.forget()
+        table = self.table
+        for key in [key for key, entry in table.items() if entry < 0]:
+            del table[key]
 
     def _value(self, state: core.State, seat: int) -> int:
         """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers."""

@@ -9,6 +9,7 @@ from test_solver import brute_force_value, random_position
 from rules import core
 from rules.players import Solver
 from rules.players.proof_numbers import ProofNumberSearch, plies_to_go_out
+from rules.players.solver import SolverLimit
 
 
 def fastest_way_out(state: core.State, seat: int, limit: int) -> int | None:
@@ -133,3 +134,22 @@ def test_the_two_seats_questions_are_mirror_images() -> None:
             mirrored += first.iterations == second.iterations
     assert pairs > 20
     assert mirrored >= 0.75 * pairs  # the rest met a cycle
+
+
+def test_a_solver_that_must_forget_still_solves_exactly() -> None:
+    rng = random.Random(16)
+    forgot = 0
+    while forgot < 3:
+        state = random_position(rng, 11)
+        roomy = Solver(max_nodes=100_000)
+        try:
+            value = roomy.value(state)
+        except SolverLimit:
+            continue
+        if roomy.nodes < 20_000:  # memory is checked every few thousand nodes
+            continue
+        cramped = Solver(max_entries=500)
+        assert cramped.value(state) == value, state.key()
+        # What is left after forgetting is the proven wins and what came after the last check.
+        assert len(cramped.table) < len(roomy.table)
+        forgot += 1
