@@ -19,9 +19,6 @@ from rules.players.random_player import choose_trump
 from rules.players.solver import Solver, SolverLimit, hand_cards
 from rules.state import View
 
-MAX_TABLE = 4_000_000
-"""Entries kept in the solver's table before it is emptied (a new game also empties it)."""
-
 
 class PerfectPlayer:
     """Solver in small duel positions, MCTS (``mcts_seconds`` per move) everywhere else."""
@@ -53,9 +50,10 @@ class PerfectPlayer:
         if view.players == 2:
             state = duel_state(view)
             # The table's keys hold hands, pile, seat and phase; trumps, the cards in play and the
-            # rule must_beat must stay the same for its entries to hold.
+            # rule must_beat must stay the same for its entries to hold. (Within a game the solver
+            # bounds its own memory, keeping the proven wins this player steers by.)
             game = (tuple(view.trumps), tuple(view.out_of_play), state.must_beat)
-            if game != self._game or len(self.solver.table) > MAX_TABLE:
+            if game != self._game:
                 self.solver.clear()
                 self._game = game
                 self.proven_win = False
