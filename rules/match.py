@@ -80,4 +80,5 @@ class Match:
 
     @property
     def draws(self) -> int:
+        """How many hands ended in a draw."""
         return sum(1 for outcome in self.results if outcome.loser is None)

@@ -107,7 +107,6 @@ DEPTH_STEP = 4
 FIRST_BUDGET = 1000
 """The searches' first budget in nodes; it doubles each round."""
 
-
 MAX_ENTRIES = 1_000_000
 """How many positions the solver's table and the proof numbers hold together before it forgets what it
 can find again. Each costs about 500 bytes, so a long search stays near half a gigabyte; without the
