@@ -44,10 +44,15 @@ position alone:
      is cut at once. Moves are tried greedy choice first: besides cutting this search
      short, the wins it stores along the greedy lines are what the proof-number search most
      often reuses (with moves in pack order the two searches together needed two to three
-     times the nodes on most 14-card positions that take them seconds). Checking every
-     child in the table before searching any (enhanced transposition cutoff) saved no node
-     here and cost half the time, so there is none. When its budget runs out it stops and
-     starts the same bound again next round, from the table.
+     times the nodes on most 14-card positions that take them seconds). The seat's other
+     moves get a shallower bound (late move reductions, as in chess programs): the second
+     :data:`REDUCTION` plies less, the rest twice that. A win found under a reduced bound is
+     still a win and a not-win under it is cut, so a search in which no branch met its
+     bound is still exact. On 20 positions of 14 cards the solver then needed 0.65 times
+     the nodes (geometric mean; from 0.23 to 1.27 times). Checking every child in the table
+     before searching any (enhanced transposition cutoff) saved no node here and cost half
+     the time, so there is none. When its budget runs out it stops and starts the same
+     bound again next round, from the table.
    - **Proof-number search** (:mod:`rules.players.proof_numbers`), one seat at a time. A
      proven **win** is a finite proof tree in which no position repeats, made of positions
      each proven before their parent: a win of ``V*`` whatever the path, stored in the table
@@ -103,6 +108,10 @@ _CHECK_EVERY = 4096
 FIRST_DEPTH = 8
 DEPTH_STEP = 4
 """Iterative deepening of the exact Boolean searches: the first bound in plies, and how it grows."""
+
+REDUCTION = 2
+"""Late move reductions: at the proving seat's own moves, the second move in order is searched this many
+plies less deep than the first (the greedy choice), and every later one twice as many less."""
 
 FIRST_BUDGET = 1000
 """The searches' first budget in nodes; it doubles each round."""
@@ -366,7 +375,8 @@ class Solver:
         height = 0
         cut = False
         moves = _order(state)
-        for move in moves:
+        for index, move in enumerate(moves):
+            reach = depth - 1 - REDUCTION * min(index, 2) if is_or else depth - 1
             token = apply(state, move)
             outcome = state.outcome
             if outcome is not None:
@@ -379,12 +389,12 @@ class Solver:
             else:
                 key = token[6]
                 if key is None:
-                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, depth - 1)
+                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
                 elif key in path:
                     won, child_height, child_depends, child_cut = False, 0, path[key], False
                 else:
                     path[key] = ply + 1
-                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, depth - 1)
+                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
                     del path[key]
             undo(state, token)
             if is_or:

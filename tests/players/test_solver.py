@@ -74,8 +74,8 @@ def repetition_draws(state: core.State) -> int:
     return total
 
 
-def check_against_brute_force(state: core.State) -> int:
-    solution = Solver().solve(state)
+def check_against_brute_force(state: core.State, solver: Solver | None = None) -> int:
+    solution = (solver or Solver()).solve(state)
     assert solution.value == brute_force_value(state.copy())
     for move, value in solution.moves:
         child = state.copy()
@@ -93,6 +93,15 @@ def test_solver_agrees_with_brute_force_on_random_small_positions() -> None:
         cards = rng.randint(2, 4)
         values.append(check_against_brute_force(random_position(rng, cards, most_in_pile=5 - cards)))
     assert set(values) == {-1, 0, 1}  # the sample holds wins, draws and losses
+
+
+def test_the_exact_search_alone_agrees_with_brute_force() -> None:
+    # Without the proof-number search every value comes from the depth-bounded Boolean
+    # search, its late move reductions included.
+    rng = random.Random(99)
+    for _ in range(200):
+        cards = rng.randint(2, 4)
+        check_against_brute_force(random_position(rng, cards, most_in_pile=5 - cards), Solver(proof_numbers=False))
 
 
 @pytest.mark.parametrize("position", REPEATING)
