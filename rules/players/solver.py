@@ -415,6 +415,9 @@ class Solver:
         return True, height, UNBOUNDED, False
 
     def _store_not_win(self, tkey: tuple[core.PositionKey, int], independent: bool, cut: bool, depth: int) -> None:
+        # ``depth`` is at least 1 here: a node with fewer plies left than the seat needs to go out is
+        # cut before it stores anything, however far a reduction lowered its bound. So the entry
+        # -depth - 2 of a cut not-win never reads as NOT_WIN or as a win's height.
         if independent:
             self.table[tkey] = -depth - 2 if cut else NOT_WIN
 
