@@ -25,9 +25,9 @@ Choices that make it work on this game (each measured on random 12-card position
 What it returns is asymmetric on purpose: a *proof* is a finite tree of moves in which no
 position repeats, made of positions each proven before their parent, so it holds whatever
 the path (it is stored in the shared table with its height). A *disproof* can still lean on
-the path in rare cases the bookkeeping above does not capture, so the solver takes a
-disproof only as a hint and settles a position that neither seat can be proven to win with
-its exact Boolean search.
+the path in cases the bookkeeping above does not capture (a position it leaned on may not
+have been disproven in the end), so :meth:`ProofNumberSearch.refuted` checks it on its own
+terms before the solver trusts it.
 
 >>> from rules.cards import Card
 >>> state = core.State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
@@ -51,6 +51,9 @@ INFINITE = 10**9
 
 EPSILON = 1.5
 """The 1 + ε trick's factor; 1.5 did best of 1, 1.25, 1.5, 2 and 3 on random 12-card positions."""
+
+NOT_WIN = -1
+"""A table entry: the seat cannot force a win from the position, whatever the path (a win's entry is its height)."""
 
 SEEDED_DISPROOF = 10**6
 """The disproof number :meth:`ProofNumberSearch.seed_from` gives a position where the other seat was disproven:
@@ -107,8 +110,9 @@ class ProofNumberSearch:
     """df-pn for the duel, on :mod:`rules.core`.
 
     ``table`` is shared with the solver: ``table[(key, x)]`` is the proof height of a win of
-    seat ``x`` (``>= 0``), or ``-1`` when ``x`` is proven not to win; this search reads both
-    and writes the heights of the wins it proves. Its own numbers live as long as the object
+    seat ``x`` (``>= 0``), or :data:`NOT_WIN` when ``x`` is proven not to win; this search reads
+    both, writes the heights of the wins it proves, and :meth:`refuted` writes the not-wins it
+    checks. Its own numbers live as long as the object
     and are kept between calls of :meth:`prove`, so a call with a larger budget resumes.
     ``check`` is called every few thousand iterations (the solver's node and time limits).
     """
@@ -124,14 +128,17 @@ class ProofNumberSearch:
         self._trail: list[core.PositionKey] = []
 
     def prove(self, state: core.State, seat: int, budget: int) -> bool | None:
-        """``True`` if ``seat`` is proven to force a win, ``False`` if disproven (a hint), ``None`` out of budget."""
+        """``True`` if ``seat`` is proven to force a win, ``False`` if disproven, ``None`` out of budget.
+
+        A disproof is a hint until :meth:`refuted` has checked it.
+        """
         if state.outcome is not None:
             return state.outcome[0] == "loss" and state.outcome[1] != seat
         work = state.copy()
         work.seen = {}
         key = work.key()
         known = self.table.get((key, seat))
-        if known is not None and known >= -1:
+        if known is not None and known >= NOT_WIN:
             return known >= 0
         self._x = seat
         self._path = {key: 0}
@@ -175,6 +182,96 @@ class ProofNumberSearch:
                 mirrored[key] = (1, SEEDED_DISPROOF)
             else:
                 mirrored[key] = (disproof, proof)
+
+    def refuted(self, state: core.State, seat: int) -> bool:
+        """Whether the disproof this search left for ``seat`` holds whatever the path: a checked not-win.
+
+        A disproof may lean on a repetition above a position (see the module docstring), so it
+        is checked here on its own terms. Starting from ``state``, collect the disproven positions
+        that the disproof reaches: all the moves of ``seat``, the other seat's moves into disproven
+        positions. Then drop, until none is left to drop, every position of ``seat`` with a move
+        out of the set (to a win of ``seat``, or to a position not disproven) and every position of
+        the other seat with no move left inside the set or to a safe end (a game over without a
+        win of ``seat``, or a position the table holds as not won by ``seat`` or as won by the
+        other seat). What remains is
+        closed: from each of its positions the other seat can stay in it for ever or end the game
+        safely, so ``seat`` cannot force a win there (an endless game is a draw). Every position
+        that remains is stored in the table as not won by ``seat``; ``True`` if ``state`` remains.
+        """
+        numbers = self._numbers[seat]
+        table = self.table
+        work = state.copy()
+        work.seen = {}
+        root = work.key()
+        if table.get((root, seat)) == NOT_WIN:
+            return True
+        entry = numbers.get(root)
+        if entry is None or entry[1] != 0:
+            return False
+        # Per position: whether it is seat's move, and a count of what keeps it in the set; for the
+        # other seat's positions the moves that stay inside or end safely, for seat's own, zero or
+        # one "move out". parents[c]: the positions with a move into c (once per move).
+        is_or: dict[core.PositionKey, bool] = {root: work.to_act == seat}
+        keeps: dict[core.PositionKey, int] = {root: 0}
+        parents: dict[core.PositionKey, list[core.PositionKey]] = {root: []}
+        dropped: list[core.PositionKey] = []
+        stack: list[tuple[core.PositionKey, tuple[int, ...], int, core.Undo | None]] = [
+            (root, core.legal_moves(work), 0, None)
+        ]
+        while stack:
+            key, moves, index, token = stack.pop()
+            if index == len(moves):
+                if is_or[key] == (keeps[key] > 0):
+                    dropped.append(key)
+                if token is not None:
+                    core.undo(work, token)
+                continue
+            stack.append((key, moves, index + 1, token))
+            step = core.apply(work, moves[index])
+            outcome = work.outcome
+            if outcome is not None:
+                inside = not (outcome[0] == "loss" and outcome[1] != seat)
+                child = None
+            else:
+                child = step[6] or work.key()
+                known = table.get((child, seat))
+                if known is not None and known >= NOT_WIN:
+                    inside, child = known == NOT_WIN, None
+                elif table.get((child, 1 - seat), NOT_WIN) >= 0:
+                    inside, child = True, None
+                else:
+                    entry = numbers.get(child)
+                    inside = entry is not None and entry[1] == 0
+            if is_or[key]:
+                if not inside:
+                    keeps[key] = 1
+            elif inside:
+                keeps[key] += 1
+            if child is None or not inside:
+                core.undo(work, step)
+            elif child in parents:
+                parents[child].append(key)
+                core.undo(work, step)
+            else:
+                parents[child] = [key]
+                is_or[child] = work.to_act == seat
+                keeps[child] = 0
+                stack.append((child, core.legal_moves(work), 0, step))
+        gone = set(dropped)
+        while dropped:
+            for parent in parents[dropped.pop()]:
+                if parent in gone:
+                    continue
+                if not is_or[parent]:
+                    keeps[parent] -= 1
+                    if keeps[parent]:
+                        continue
+                gone.add(parent)
+                dropped.append(parent)
+        for key in is_or:
+            if key not in gone:
+                table[(key, seat)] = NOT_WIN
+        return root not in gone
 
     def _search(
         self, state: core.State, key: core.PositionKey, depth: int, proof_limit: int, disproof_limit: int
@@ -276,7 +373,7 @@ class ProofNumberSearch:
             entry = self._numbers[x].get(child)
             if entry is None:
                 height = self.table.get((child, x))
-                if height is not None and height >= -1:
+                if height is not None and height >= NOT_WIN:
                     numbers = (0, INFINITE, INFINITE) if height >= 0 else (INFINITE, 0, INFINITE)
             elif len(entry) == 2:
                 numbers = (entry[0], entry[1], INFINITE)

@@ -56,11 +56,21 @@ position alone:
    - **Proof-number search** (:mod:`rules.players.proof_numbers`), one seat at a time. A
      proven **win** is a finite proof tree in which no position repeats, made of positions
      each proven before their parent: a win of ``V*`` whatever the path, stored in the table
-     with its height (point 3). Its disproofs are only hints. It asks first whether the seat
-     to act wins; once that is disproven it asks whether the other seat does, starting from
-     the first search's numbers mirrored (the two questions grow the same tree but for
-     cycles), which costs a small part of the first search. Draws are left to the exact
-     search.
+     with its height (point 3). It asks first whether the seat to act wins; once that is
+     disproven it asks whether the other seat does, starting from the first search's numbers
+     mirrored (the two questions grow the same tree but for cycles), which costs a small part
+     of the first search. A disproof may lean on a repetition above a position, so it counts
+     only once it passes a check of its own (:meth:`~rules.players.proof_numbers.ProofNumberSearch.refuted`):
+     the disproven positions it reaches must form a closed set, in which every move of the
+     seat stays inside and the other seat always has a move that stays inside or ends the
+     game safely. The other seat can then keep the game in the set for ever, so the seat
+     cannot force a win from any of its positions, whatever the path; they are stored as
+     not-wins. When both seats' disproofs pass, the position is a draw. A disproof that fails
+     the check is a hint only, and the exact search settles the value. Draws used to be left
+     to the exact search alone, which settles a not-win only once no branch meets its bound,
+     and on many draws that bound kept growing: of the 11 draws among 600 random 8-card
+     positions it settled 5 within 3,000,000 nodes; with the check all 11 are settled, 9 of
+     them within 50,000 nodes (at most 485,000).
 
    The brute-force minimax over the real rule (third occurrence a draw, no table, no
    pruning) agrees with the solver, which ``tests/players`` checks on many small positions,
@@ -93,15 +103,12 @@ from dataclasses import dataclass
 
 from rules import core
 from rules.players.greedy import heuristic_move
-from rules.players.proof_numbers import ProofNumberSearch, plies_to_go_out
+from rules.players.proof_numbers import NOT_WIN, ProofNumberSearch, plies_to_go_out
 
 __all__ = ["Solution", "Solver", "SolverLimit", "hand_cards"]
 
 UNBOUNDED = 1 << 30
 """The dependency depth of a result that leaned on no repetition."""
-
-NOT_WIN = -1
-"""A table entry: the seat cannot force a win (otherwise the entry is the height of a win proof)."""
 
 _CHECK_EVERY = 4096
 
@@ -303,6 +310,9 @@ class Solver:
                         self._proofs.seed_from(seat)
                         proving = 1 - seat
                     else:
+                        # Neither seat wins if both disproofs pass their check; otherwise the exact search decides.
+                        if self._proofs.refuted(state, seat) and self._proofs.refuted(state, 1 - seat):
+                            return 0
                         proving = None
             budget *= 2
 

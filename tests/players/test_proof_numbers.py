@@ -8,7 +8,7 @@ from test_solver import brute_force_value, random_position
 
 from rules import core
 from rules.players import Solver
-from rules.players.proof_numbers import ProofNumberSearch, plies_to_go_out
+from rules.players.proof_numbers import INFINITE, NOT_WIN, ProofNumberSearch, plies_to_go_out
 from rules.players.solver import SolverLimit
 
 
@@ -153,3 +153,66 @@ def test_a_solver_that_must_forget_still_solves_exactly() -> None:
         # What is left after forgetting is the proven wins and what came after the last check.
         assert len(cramped.table) < len(roomy.table)
         forgot += 1
+
+
+def reachable_keys(state: core.State) -> set[core.PositionKey]:
+    """Every position (as the proof-number search keys it) that play from ``state`` can reach."""
+    work = state.copy()
+    work.seen = {}
+    found = {work.key()}
+    stack = [work]
+    while stack:
+        position = stack.pop()
+        for move in core.legal_moves(position):
+            child = position.copy()
+            child.seen = {}
+            core.apply(child, move)
+            if child.outcome is None and child.key() not in found:
+                found.add(child.key())
+                stack.append(child)
+    return found
+
+
+def test_the_closure_check_alone_decides_a_disproof_claimed_everywhere() -> None:
+    # Claim a disproof at every reachable position: what survives the check is then exactly the set
+    # of positions the seat cannot force a win from, so the check must agree with brute force.
+    rng = random.Random(17)
+    verdicts = {True: 0, False: 0}
+    for _ in range(150):
+        cards = rng.randint(2, 4)
+        state = random_position(rng, cards, most_in_pile=5 - cards)
+        for seat in (0, 1):
+            table: dict[tuple[core.PositionKey, int], int] = {}
+            search = ProofNumberSearch(table)
+            for key in reachable_keys(state):
+                search._numbers[seat][key] = (INFINITE, 0)
+            refuted = search.refuted(state, seat)
+            assert refuted == (brute_force_value(state.copy(), seat) != 1), (seat, state.key())
+            verdicts[refuted] += 1
+            for (key, _), entry in table.items():
+                assert entry == NOT_WIN
+                hands, pile, to_act, phase = key
+                stored = core.State.from_position(
+                    state.trumps, [core.moves_of_mask(hand) for hand in hands], pile, to_act, phase
+                )
+                assert brute_force_value(stored, seat) != 1, (seat, key)
+    assert min(verdicts.values()) > 50
+
+
+def test_a_checked_refutation_holds_whatever_the_path() -> None:
+    rng = random.Random(18)
+    checked = draws = 0
+    for _ in range(300):
+        cards = rng.randint(2, 4)
+        state = random_position(rng, cards, most_in_pile=5 - cards)
+        for seat in (0, 1):
+            table: dict[tuple[core.PositionKey, int], int] = {}
+            search = ProofNumberSearch(table)
+            if search.prove(state, seat, budget=100_000) is not False or not search.refuted(state, seat):
+                continue
+            value = brute_force_value(state.copy(), seat)
+            assert value != 1, (seat, state.key())
+            checked += 1
+            draws += value == 0
+    assert checked > 200
+    assert draws > 5

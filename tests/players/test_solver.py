@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rules import core
-from rules.cards import CODES
+from rules.cards import CODES, Card
 from rules.events import Position
 from rules.game import Game
 from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit
@@ -119,6 +119,26 @@ def test_solver_value_alone_matches_solve() -> None:
     for _ in range(100):
         state = random_position(rng, rng.randint(2, 6))
         assert Solver().value(state) == Solver().solve(state).value
+
+
+# Draws among random 8-card positions (benchmarks.solver, seed 3): trumps as suit indices, the two
+# hands, the pile from the bottom, the seat to act; all in the second-card phase.
+DRAWS = [
+    ((1, 0), "KH 7D 9D QC", "6S TH 6D KD", "7H TC", 1),
+    ((2, 1), "KS 6H TD KD", "TS 8H JH 9C", "QC 6S 6C", 1),
+    ((2, 1), "TS AS 8D 9C", "6S 9S 6H 9H", "QD JC", 1),
+    ((2, 3), "6S JH JD KD", "7H 7C 8C TC", "KH AC 6H", 1),
+]
+
+
+@pytest.mark.parametrize("position", DRAWS)
+def test_draws_are_settled_by_checked_disproofs(position: tuple[tuple[int, int], str, str, str, int]) -> None:
+    # The exact search alone settles a not-win only once no branch meets its depth bound, and on
+    # these draws it had not within 3,000,000 nodes; the checked disproofs take thousands.
+    trumps, first, second, pile, to_act = position
+    cards = [[Card.parse(code) for code in text.split()] for text in (first, second, pile)]
+    state = core.State.from_position(trumps, cards[:2], cards[2], to_act, core.SECOND)
+    assert Solver(max_nodes=100_000).value(state) == 0
 
 
 def test_solver_refuses_more_than_two_players_and_finished_games() -> None:
