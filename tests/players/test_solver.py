@@ -134,7 +134,7 @@ DRAWS = [
 @pytest.mark.parametrize("position", DRAWS)
 def test_draws_are_settled_by_checked_disproofs(position: tuple[tuple[int, int], str, str, str, int]) -> None:
     # The exact search alone settles a not-win only once no branch meets its depth bound, and on
-    # these draws it had not within 3,000,000 nodes; the checked disproofs take thousands.
+    # these draws it had not within 3,000,000 nodes; with the checked disproofs none takes 50,000.
     trumps, first, second, pile, to_act = position
     cards = [[Card.parse(code) for code in text.split()] for text in (first, second, pile)]
     state = core.State.from_position(trumps, cards[:2], cards[2], to_act, core.SECOND)
