@@ -34,7 +34,9 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
 
     Lines end at ``\n`` only (a ``\r`` before it is dropped), as JSON Lines says, so a
     Unicode line separator inside a JSON string does not split a line. Blank lines are
-    passed over but counted, so line numbers match an editor's.
+    passed over but counted, so line numbers match an editor's. A byte order mark before
+    the first line is passed over too: RFC 8259 lets a JSON reader ignore one, and some
+    Windows editors and shells write one before UTF-8 text.
     """
     if isinstance(source, str):
         source = _lines(source, "\n", "\r")
@@ -47,6 +49,8 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
             line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError as error:
             raise LogError(number, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+        if number == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
         try:

@@ -224,6 +224,9 @@ def events_page() -> str:
         "The tables below are generated from `spec/log.schema.json` (JSON Schema draft 2020-12), which is in turn "
         "generated from the pydantic models in `rules/events.py`. Readers ignore unknown extra fields; a missing or "
         "mistyped required field is an error.",
+        "Our reader takes lines ending in `\\n` or `\\r\\n`, passes over blank lines (still counting them, so "
+        "an error names the line an editor shows) and a byte order mark before the first line. Writers should "
+        "write no blank lines and no byte order mark.",
         "## Log lines",
     ]
     for name in LOG_ORDER:

@@ -252,6 +252,7 @@ GOOD = {
         '{"type": "choose_trump", "seat": 1, "suit": "H", "at": 3}',
     ),
     "no_trailing_newline": text(*DEALT)[:-1],
+    "byte_order_mark": b"\xef\xbb\xbf" + text(*DEALT),
 }
 
 STDIN_GOOD = "dealt"
@@ -266,6 +267,7 @@ COMMAND_GOOD = {
     "ended_by_repetition",
     "three_players_position",
     "blank_lines_and_crlf",
+    "byte_order_mark",
 }
 
 
@@ -408,6 +410,7 @@ def test_the_printed_states_say_what_the_contract_says(results: dict[str, Run]) 
     repetition = state("ended_by_repetition")["outcome"]
     assert isinstance(repetition, dict) and (repetition["result"], repetition["reason"]) == ("draw", "repetition")
     assert state("blank_lines_and_crlf") == dealt == state("no_trailing_newline") == state("stdin_good")
+    assert state("byte_order_mark") == dealt
 
 
 def test_a_unicode_line_separator_inside_a_string_is_not_a_line_break() -> None:
