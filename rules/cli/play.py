@@ -111,8 +111,8 @@ def parse_card(text: str, hand: list[str]) -> str:
         raise InputError(f"no such card {raw!r}: {_NO_SUCH_CARD}") from None
 
 
-def parse_suit(text: str) -> SuitCode:
-    """A suit typed as a letter, symbol or word, in any case.
+def parse_suit(text: str, choices: str = "type S, H, D or C (or ♠ ♥ ♦ ♣)") -> SuitCode:
+    """A suit typed as a letter, symbol or word, in any case; ``choices`` ends the message of a typo.
 
     >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades"), parse_suit(" HEART "), parse_suit("♦️")
     ('H', 'C', 'S', 'H', 'D')
@@ -122,7 +122,7 @@ def parse_suit(text: str) -> SuitCode:
     if letter is None:
         guess = difflib.get_close_matches(typed, ["spades", "hearts", "diamonds", "clubs"], n=1, cutoff=0.6)
         meant = f" (did you mean {guess[0]}?)" if guess else ""
-        raise InputError(f"no such suit {text.strip()!r}{meant}: type S, H, D or C (or ♠ ♥ ♦ ♣)")
+        raise InputError(f"no such suit {text.strip()!r}{meant}: {choices}")
     return letter
 
 
@@ -353,7 +353,7 @@ class Session:
             if len(free) == 1:
                 return ChooseTrump(seat=self.you, suit=free[0])
             raise InputError(f"type your trump suit: {offered}")
-        suit = parse_suit(text)
+        suit = parse_suit(text, f"choose {offered}")
         if suit not in free:
             owner = self.game.trumps.index(suit)
             raise InputError(f"{terminal.SUIT_NAMES[suit]} are already {self.names[owner]}'s trump: choose {offered}")

@@ -163,7 +163,7 @@ def test_whole_games_of_every_size_end_with_the_outcome_in_words(
 def test_typos_get_a_helpful_line_and_change_nothing() -> None:
     rules = RuleSet(players=2, dealer=1)  # you lead first
     session, output = run_session(rules, 0, ["x", "c", "KX", "99", "", "?"])
-    assert "no such suit 'x': type S, H, D or C" in output
+    assert "no such suit 'x': choose spades (s), hearts (h), diamonds (d) or clubs (c)" in output
     assert "no such card 'KX': a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)" in output
     assert "there is no card number 99: your cards are numbered 1 to " in output
     assert "Commands:" in output
@@ -171,10 +171,20 @@ def test_typos_get_a_helpful_line_and_change_nothing() -> None:
     assert [event.type for event in session.game.events] == ["choose_trump", "choose_trump", "deal"]
 
 
+def test_a_typo_in_the_trump_choice_offers_only_the_free_suits() -> None:
+    rules = RuleSet(players=2, dealer=0)  # North chooses first
+    session, output = run_session(rules, 0, ["1"])
+    taken = session.game.trumps[1]
+    assert taken is not None
+    words = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    free = [f"{words[suit]} ({suit.lower()})" for suit in "SHDC" if suit != taken]
+    assert f"no such suit '1': choose {free[0]}, {free[1]} or {free[2]}" in output
+
+
 def test_a_mistyped_word_gets_a_suggestion() -> None:
     rules = RuleSet(players=2, dealer=1)  # you lead first
     session, output = run_session(rules, 0, ["spdaes", "s", "tkae", "hlep", "qiut"])
-    assert "no such suit 'spdaes' (did you mean spades?): type S, H, D or C" in output
+    assert "no such suit 'spdaes' (did you mean spades?): choose spades (s), hearts (h)" in output
     assert "'tkae': did you mean take (t)?" in output
     assert "'hlep': did you mean help (?)?" in output and "'qiut': did you mean quit (q)?" in output
     assert [event.type for event in session.game.events] == ["choose_trump", "choose_trump", "deal"]
