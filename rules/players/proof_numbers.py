@@ -183,6 +183,16 @@ class ProofNumberSearch:
             else:
                 mirrored[key] = (disproof, proof)
 
+    def estimate(self, key: core.PositionKey, seat: int, proof: bool) -> int:
+        """The proof number (``proof``) or disproof number of ``seat``'s win at ``key`` as this search left it.
+
+        :data:`INFINITE` for a position it has not searched.
+        """
+        numbers = self._numbers[seat].get(key)
+        if numbers is None:
+            return INFINITE
+        return numbers[0] if proof else numbers[1]
+
     def refuted(self, state: core.State, seat: int) -> bool:
         """Whether the disproof this search left for ``seat`` holds whatever the path: a checked not-win.
 
