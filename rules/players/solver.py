@@ -57,10 +57,10 @@ position alone:
      per node; on the benchmark's three 14-card samples 0.85, 1.03 and 0.83 times, with 54
      of the 90 solved within 10 s instead of 53. Ordering 8 plies gained about as much, and
      every ply a little more at 26% more time per node (measured before the checked
-     disproofs). The disproof numbers
-     lead the other seat into the cycles the proof-number search found, where not-wins
-     lean on the path and are not stored; before draws were settled by checked disproofs
-     (below), that made the exact search's bound grow without end on some draws. Checking
+     disproofs). The disproof numbers lead the other seat into the cycles the proof-number
+     search found, where not-wins lean on the path and are not stored; before draws were
+     settled by checked disproofs (below), that made the exact search's bound grow without
+     end on some draws. Checking
      every child in the table before searching any (enhanced transposition cutoff) saved no
      node here and cost half the time, so there is none. When its budget runs out it stops
      and starts the same bound again next round, from the table.
