@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from test_solver import brute_force_value, random_position
+from test_solver import brute_force_value, random_position, small_position
 
 from rules import core
 from rules.players import Solver
@@ -57,8 +57,7 @@ def test_a_proof_is_always_a_win() -> None:
     rng = random.Random(11)
     outcomes = {True: 0, False: 0}
     for _ in range(300):
-        cards = rng.randint(2, 4)
-        state = random_position(rng, cards, most_in_pile=5 - cards)
+        state = small_position(rng)
         for seat in (0, 1):
             proven = ProofNumberSearch({}).prove(state, seat, budget=100_000)
             assert proven is not None
@@ -107,8 +106,7 @@ def test_seeding_from_the_other_seat_guides_but_never_decides() -> None:
     rng = random.Random(14)
     seeded_proofs = 0
     for _ in range(300):
-        cards = rng.randint(2, 4)
-        state = random_position(rng, cards, most_in_pile=5 - cards)
+        state = small_position(rng)
         for seat in (0, 1):
             search = ProofNumberSearch({})
             if search.prove(state, seat, budget=100_000) is not False:
@@ -186,8 +184,7 @@ def test_the_closure_check_alone_decides_a_disproof_claimed_everywhere() -> None
     rng = random.Random(17)
     verdicts = {True: 0, False: 0}
     for _ in range(150):
-        cards = rng.randint(2, 4)
-        state = random_position(rng, cards, most_in_pile=5 - cards)
+        state = small_position(rng)
         for seat in (0, 1):
             table: dict[tuple[core.PositionKey, int], int] = {}
             search = ProofNumberSearch(table)
@@ -210,8 +207,7 @@ def test_a_checked_refutation_holds_whatever_the_path() -> None:
     rng = random.Random(18)
     checked = draws = 0
     for _ in range(300):
-        cards = rng.randint(2, 4)
-        state = random_position(rng, cards, most_in_pile=5 - cards)
+        state = small_position(rng)
         for seat in (0, 1):
             table: dict[tuple[core.PositionKey, int], int] = {}
             search = ProofNumberSearch(table)

@@ -74,6 +74,12 @@ def repetition_draws(state: core.State) -> int:
     return total
 
 
+def small_position(rng: random.Random) -> core.State:
+    """A random position the brute force can search: 2-4 cards in hand, at most 5 cards in play."""
+    cards = rng.randint(2, 4)
+    return random_position(rng, cards, most_in_pile=5 - cards)
+
+
 def check_against_brute_force(state: core.State, solver: Solver | None = None) -> int:
     solution = (solver or Solver()).solve(state)
     assert solution.value == brute_force_value(state.copy())
@@ -90,8 +96,7 @@ def test_solver_agrees_with_brute_force_on_random_small_positions() -> None:
     rng = random.Random(2024)
     values = []
     for _ in range(300):
-        cards = rng.randint(2, 4)
-        values.append(check_against_brute_force(random_position(rng, cards, most_in_pile=5 - cards)))
+        values.append(check_against_brute_force(small_position(rng)))
     assert set(values) == {-1, 0, 1}  # the sample holds wins, draws and losses
 
 
@@ -100,8 +105,7 @@ def test_the_exact_search_alone_agrees_with_brute_force() -> None:
     # search, its late move reductions included.
     rng = random.Random(99)
     for _ in range(200):
-        cards = rng.randint(2, 4)
-        check_against_brute_force(random_position(rng, cards, most_in_pile=5 - cards), Solver(proof_numbers=False))
+        check_against_brute_force(small_position(rng), Solver(proof_numbers=False))
 
 
 @pytest.mark.parametrize("position", REPEATING)
