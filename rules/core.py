@@ -296,6 +296,15 @@ def undo(state: State, token: Undo) -> None:
             del state.seen[key]
 
 
+def won(outcome: Outcome, seat: int) -> bool:
+    """Whether ``seat`` has won a game that ended with ``outcome``: there is a loser, and it is someone else (§3).
+
+    >>> won(("loss", 1), 0), won(("loss", 0), 0), won(("draw", "tie_check"), 0)
+    (True, False, False)
+    """
+    return outcome[0] == "loss" and outcome[1] != seat
+
+
 def returns(state: State) -> list[float]:
     """Each seat's result of a finished game: +1 for the winners, -1 for the loser, 0 in a draw."""
     if state.outcome is None:

@@ -133,7 +133,7 @@ class ProofNumberSearch:
         A disproof is a hint until :meth:`refuted` has checked it.
         """
         if state.outcome is not None:
-            return state.outcome[0] == "loss" and state.outcome[1] != seat
+            return core.won(state.outcome, seat)
         work = state.copy()
         work.seen = {}
         key = work.key()
@@ -203,10 +203,10 @@ class ProofNumberSearch:
         out of the set (to a win of ``seat``, or to a position not disproven) and every position of
         the other seat with no move left inside the set or to a safe end (a game over without a
         win of ``seat``, or a position the table holds as not won by ``seat`` or as won by the
-        other seat). What remains is
-        closed: from each of its positions the other seat can stay in it for ever or end the game
-        safely, so ``seat`` cannot force a win there (an endless game is a draw). Every position
-        that remains is stored in the table as not won by ``seat``; ``True`` if ``state`` remains.
+        other seat). What remains is closed: from each of its positions the other seat can stay
+        in it for ever or end the game safely, so ``seat`` cannot force a win there (an endless
+        game is a draw). Every position that remains is stored in the table as not won by
+        ``seat``; ``True`` if ``state`` remains.
         """
         numbers = self._numbers[seat]
         table = self.table
@@ -240,7 +240,7 @@ class ProofNumberSearch:
             step = core.apply(work, moves[index])
             outcome = work.outcome
             if outcome is not None:
-                inside = not (outcome[0] == "loss" and outcome[1] != seat)
+                inside = not core.won(outcome, seat)
                 child = None
             else:
                 child = step[6] or work.key()
@@ -372,7 +372,7 @@ class ProofNumberSearch:
         if outcome is not None:
             core.undo(state, token)
             targets.append(None)
-            return (0, INFINITE, INFINITE) if outcome[0] == "loss" and outcome[1] != x else (INFINITE, 0, INFINITE)
+            return (0, INFINITE, INFINITE) if core.won(outcome, x) else (INFINITE, 0, INFINITE)
         child = token[6] or state.key()
         targets.append(child)
         numbers: tuple[int, int, int] | None = None

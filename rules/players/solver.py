@@ -60,10 +60,9 @@ position alone:
      disproofs). The disproof numbers lead the other seat into the cycles the proof-number
      search found, where not-wins lean on the path and are not stored; before draws were
      settled by checked disproofs (below), that made the exact search's bound grow without
-     end on some draws. Checking
-     every child in the table before searching any (enhanced transposition cutoff) saved no
-     node here and cost half the time, so there is none. When its budget runs out it stops
-     and starts the same bound again next round, from the table.
+     end on some draws. Checking every child in the table before searching any (enhanced
+     transposition cutoff) saved no node here and cost half the time, so there is none. When
+     its budget runs out it stops and starts the same bound again next round, from the table.
    - **Proof-number search** (:mod:`rules.players.proof_numbers`), one seat at a time. A
      proven **win** is a finite proof tree in which no position repeats, made of positions
      each proven before their parent: a win of ``V*`` whatever the path, stored in the table
@@ -363,7 +362,7 @@ class Solver:
     def _win_height(self, state: core.State, seat: int) -> int:
         """The stored proof height of ``seat``'s win from ``state`` (0 if already won), else :data:`UNBOUNDED`."""
         if state.outcome is not None:
-            return 0 if state.outcome[0] == "loss" and state.outcome[1] != seat else UNBOUNDED
+            return 0 if core.won(state.outcome, seat) else UNBOUNDED
         entry = self.table.get((state.key(), seat), NOT_WIN)
         return entry if entry >= 0 else UNBOUNDED
 
@@ -407,12 +406,7 @@ class Solver:
             token = apply(state, move)
             outcome = state.outcome
             if outcome is not None:
-                won, child_height, child_depends, child_cut = (
-                    outcome[0] == "loss" and outcome[1] != x,
-                    0,
-                    UNBOUNDED,
-                    False,
-                )
+                won, child_height, child_depends, child_cut = core.won(outcome, x), 0, UNBOUNDED, False
             else:
                 key = token[6]
                 if key is None:
@@ -455,8 +449,7 @@ class Solver:
         for index, move in enumerate(moves):
             token = core.apply(state, move)
             if state.outcome is not None:
-                x_wins = state.outcome[0] == "loss" and state.outcome[1] != x
-                rank = 0 if x_wins == is_or else _LAST
+                rank = 0 if core.won(state.outcome, x) == is_or else _LAST
             else:
                 rank = self._proofs.estimate(token[6] or state.key(), x, proof=is_or)
             core.undo(state, token)
