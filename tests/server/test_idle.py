@@ -5,6 +5,7 @@ In-process (Starlette's TestClient), to look into the hub's memory: which tables
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from server_helpers import choose
 from starlette.exceptions import StarletteDeprecationWarning
 
@@ -69,9 +71,18 @@ def _lobby(client: TestClient) -> set[str]:
     return {table["id"] for table in client.get("/api/tables").json()["tables"]}
 
 
-def test_a_finished_match_leaves_memory_and_is_served_again(tmp_path: Path) -> None:
+def test_a_finished_match_leaves_memory_and_is_served_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "idle.sqlite3"
     with _served(db) as (client, hub):
+        # Where each replay of a sleeping table runs: on the event loop, or aside in a worker thread.
+        on_the_loop: list[bool] = []
+        rebuild = hub._rebuild
+
+        def watched_rebuild(stored: Any) -> Any:
+            on_the_loop.append(_loop_running())
+            return rebuild(stored)
+
+        monkeypatch.setattr(hub, "_rebuild", watched_rebuild)
         created = client.post("/api/tables", json={"match_hands": 1, "computer": [{"seat": 1, "level": "easy"}]})
         table_id, token = created.json()["table"]["id"], created.json()["token"]
         rng = random.Random(3)
@@ -102,6 +113,16 @@ def test_a_finished_match_leaves_memory_and_is_served_again(tmp_path: Path) -> N
         refused = client.post(f"/api/tables/{table_id}/join", json={})
         assert refused.status_code == 409 and refused.json()["code"] == "match_over"
         _until(lambda: table_id not in hub.tables, "putting it to sleep again")
+        # Replaying the match (once to look it up, once to wake it) kept off the loop serving every table.
+        assert on_the_loop == [False, False]
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path) -> None:
