@@ -1,9 +1,11 @@
 """Solver benchmark: how long the exact duel solver takes on random positions.
 
-Run ``python -m benchmarks.solver [--cards 14] [--positions 30] [--limit 30] [--from-games] [--no-proof-numbers]``.
+Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
+[--no-proof-numbers]``.
 
-Positions are random duel positions with ``--cards`` cards in the two hands together
-(split at random, each hand 1–9 cards), a pile of 0–3 cards and the rest of the pack out of
+Positions are random duel positions with ``--cards`` cards in the two hands together (split
+at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
+position uniformly from 2 to ``--cards``), a pile of 0–3 cards and the rest of the pack out of
 play, a random pair of trumps, seat and phase. With ``--from-games`` they are instead the
 first position of a seeded greedy-with-noise game at which the hands hold at most
 ``--cards`` cards (the rest of the pack then lies in the pile, which makes them much
@@ -70,6 +72,7 @@ def median_interval(times: list[float], confidence: float = 0.95) -> tuple[float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cards", type=int, default=14)
+    parser.add_argument("--up-to", action="store_true", help="draw each position's cards from 2 to --cards")
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--limit", type=float, default=30.0, help="seconds per position before giving up")
     parser.add_argument("--seed", type=int, default=1)
@@ -79,7 +82,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     times, nodes, solved = [], 0, 0
     while len(times) < args.positions:
-        state = game_position(rng, args.cards) if args.from_games else random_position(rng, args.cards)
+        cards = rng.randint(2, args.cards) if args.up_to else args.cards
+        state = game_position(rng, cards) if args.from_games else random_position(rng, cards)
         if state is None:
             continue
         solver = Solver(seconds=args.limit, proof_numbers=not args.no_proof_numbers)
@@ -97,9 +101,10 @@ def main() -> None:
             f"hands {sizes:>5} pile {len(state.pile):2}  value {value!s:>4}  {elapsed:7.3f} s  {solver.nodes:>9} nodes"
         )
     low, high, sure = median_interval(times)
+    size = f"up to {args.cards}" if args.up_to else str(args.cards)
     shown_high = f"> {args.limit:g}" if high >= args.limit else f"{high:.3f}"
     print(
-        f"{args.positions} positions, {args.cards} cards in hands: median {statistics.median(times):.3f} s "
+        f"{args.positions} positions, {size} cards in hands: median {statistics.median(times):.3f} s "
         f"({sure:.0%} interval for the median: {low:.3f} to {shown_high} s), "
         f"solved within {args.limit:g} s: {solved}/{args.positions}, within 1 s: {sum(t <= 1 for t in times)}, "
         f"{nodes / sum(times):,.0f} nodes/s"

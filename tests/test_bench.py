@@ -26,7 +26,7 @@ def test_bench_text_names_both_paths() -> None:
 
 
 def test_solver_benchmark_runs_and_prints_its_figures() -> None:
-    for extra in ([], ["--no-proof-numbers"]):
+    for extra, size in (([], "6"), (["--no-proof-numbers"], "6"), (["--up-to"], "up to 6")):
         result = subprocess.run(
             [sys.executable, "-m", "benchmarks.solver", "--cards", "6", "--positions", "4", "--limit", "20", *extra],
             capture_output=True,
@@ -34,8 +34,10 @@ def test_solver_benchmark_runs_and_prints_its_figures() -> None:
             timeout=120,
         )
         assert result.returncode == 0, result.stderr
-        summary = result.stdout.splitlines()[-1]
-        assert "4 positions, 6 cards in hands" in summary and "solved within 20 s: 4/4" in summary, summary
+        *positions, summary = result.stdout.splitlines()
+        sizes = [sum(int(n) for n in line.split()[1].split("+")) for line in positions]
+        assert len(sizes) == 4 and all(2 <= n <= 6 if extra == ["--up-to"] else n == 6 for n in sizes), sizes
+        assert f"4 positions, {size} cards in hands" in summary and "solved within 20 s: 4/4" in summary, summary
 
 
 def test_the_median_interval_holds_the_median_with_the_confidence_it_claims() -> None:
