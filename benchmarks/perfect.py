@@ -5,7 +5,8 @@ Run ``python -m benchmarks.perfect [--opponent greedy] [--deals 20] [--seed 3]``
 The ``perfect`` bot plays each seeded deal twice against ``--opponent`` (seats swapped).
 A game counts as *proven won* once the solver has shown, at one of perfect's moves, that
 perfect wins from there; such a game must end in perfect's win. Prints every game and the
-tally.
+tally, and how many of the positions the solver was asked about (duel positions of at most
+12 cards in hand) it settled within its budget; MCTS chose the other moves.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def main() -> None:
     parser.add_argument("--solver-seconds", type=float, default=2.0)
     args = parser.parse_args()
     tally = {"games": 0, "perfect_wins": 0, "draws": 0, "perfect_losses": 0, "proven": 0, "proven_kept": 0}
+    solved = unsolved = 0
     for deal in range(args.deals):
         for seat in (0, 1):
             perfect = PerfectPlayer(seed=deal, solver_seconds=args.solver_seconds, mcts_seconds=0.2)
@@ -40,10 +42,17 @@ def main() -> None:
             tally["draws"] += outcome.result == "draw"
             tally["proven"] += perfect.proven_win
             tally["proven_kept"] += perfect.proven_win and won
+            solved += perfect.solved_moves
+            unsolved += perfect.unsolved_moves
             result = "win" if won else "loss" if lost else "draw"
-            print(f"deal {deal:3} seat {seat}: perfect {result:4}  proven win: {perfect.proven_win}", flush=True)
+            print(
+                f"deal {deal:3} seat {seat}: perfect {result:4}  proven win: {perfect.proven_win!s:5}  "
+                f"solver settled {perfect.solved_moves} of {perfect.solved_moves + perfect.unsolved_moves} moves asked",
+                flush=True,
+            )
     print(tally)
     print(f"proven wins kept: {tally['proven_kept']}/{tally['proven']}")
+    print(f"the solver settled {solved} of the {solved + unsolved} positions it was asked (the rest went to MCTS)")
 
 
 if __name__ == "__main__":

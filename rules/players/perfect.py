@@ -38,15 +38,16 @@ class PerfectPlayer:
         self.mcts_iterations = mcts_iterations
         self._game: tuple[object, ...] | None = None
         self.name = "perfect"
-        self.proved = False
-        """Whether the last move came from the solver."""
+        self.solved_moves = 0
+        """Moves the solver chose (positions it settled within its budget)."""
+        self.unsolved_moves = 0
+        """Moves at which the solver was asked and ran out of budget, so MCTS chose."""
         self.proven_win = False
         """Whether the solver has proven, at some move of this game, that this player wins."""
 
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
             return choose_trump(view, self._rng)
-        self.proved = False
         if view.players == 2:
             state = duel_state(view)
             # The table's keys hold hands, pile, seat and phase; trumps, the cards in play and the
@@ -62,8 +63,8 @@ class PerfectPlayer:
                     self.proven_win = self.proven_win or self.solver.value(state) == 1
                     move = self.solver.best_move(state)
                 except SolverLimit:
-                    pass
+                    self.unsolved_moves += 1
                 else:
-                    self.proved = True
+                    self.solved_moves += 1
                     return event_of(view, move)
         return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds))

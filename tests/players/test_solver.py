@@ -189,10 +189,12 @@ def test_perfect_never_lets_a_proven_win_go(opponent: type[Player]) -> None:
         game = Game.from_position(position)
         seat = position.to_act
         bots: list[Player] = [opponent(number), opponent(number)]  # type: ignore[call-arg]
-        bots[seat] = PerfectPlayer(seed=number, solver_seconds=10, mcts_seconds=None, mcts_iterations=10)
+        perfect = bots[seat] = PerfectPlayer(seed=number, solver_seconds=10, mcts_seconds=None, mcts_iterations=10)
         while not game.is_over():
             to_act = game.to_act
             assert to_act is not None
             game.push(bots[to_act].choose(game.view(to_act)))
         outcome = game.outcome
         assert outcome is not None and outcome.result == "loss" and outcome.loser != seat, position
+        # Every one of its moves came from the solver: a proven win is played out by proof, not by MCTS.
+        assert perfect.solved_moves > 0 and perfect.unsolved_moves == 0, position
