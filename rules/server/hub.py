@@ -16,7 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
 
 from rules.server.bots import Bots
@@ -27,6 +27,9 @@ from rules.server.tables import Refused, Table, TableConfig, new_token, token_ha
 
 log = logging.getLogger("rules.server")
 
+SLEEPING_INFOS = 4096
+"""How many sleeping tables' lobby entries the hub remembers, so that looking one up does not replay it."""
+
 
 class Hub:
     """All tables of a server, by id (those in memory), and the WebSocket connections per client address."""
@@ -36,6 +39,9 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.clients: Counter[str] = Counter()
         """Open WebSocket connections per client address."""
+        self._sleeping: OrderedDict[str, TableInfo] = OrderedDict()
+        """Lobby entries of sleeping tables, most recently used last. A sleeping table cannot change
+        (anything that would change it wakes it first), so an entry holds until the table wakes."""
         self._store: EventStore | None = None
         self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
@@ -115,6 +121,7 @@ class Hub:
                 # Awake again in the database too, so that a restart rebuilds it (ordered after the
                 # write that put it to sleep: one writer, in order).
                 await self.store.set_asleep(table_id, False)
+            self._sleeping.pop(table_id, None)
             self._bring_in(table)
             log.info("woke table %s", table_id)
             return table
@@ -127,11 +134,31 @@ class Hub:
         return stored
 
     async def info(self, table_id: str) -> TableInfo:
-        """What the lobby shows of a table; a sleeping one is read from the store without waking it."""
+        """What the lobby shows of a table; a sleeping one is read from the store without waking it.
+
+        Sleeping tables' entries are remembered, so that asking again (say, a client polling a
+        long match that sleeps) does not replay the match each time.
+        """
         table = self.tables.get(table_id)
-        if table is None:
-            table = await self._rebuild_aside(await self._stored(table_id))
-        return table.info()
+        if table is not None:
+            return table.info()
+        info = self._sleeping.get(table_id)
+        if info is None:
+            info = (await self._rebuild_aside(await self._stored(table_id))).info()
+            # Woken (and maybe put to sleep again) while it was replayed: what the hub holds now is newer.
+            if table_id in self.tables:
+                return self.tables[table_id].info()
+            if table_id in self._sleeping:
+                return self._sleeping[table_id]
+            self._remember_sleeping(info)
+        else:
+            self._sleeping.move_to_end(table_id)
+        return info
+
+    def _remember_sleeping(self, info: TableInfo) -> None:
+        self._sleeping[info.id] = info
+        if len(self._sleeping) > SLEEPING_INFOS:
+            self._sleeping.popitem(last=False)
 
     @contextlib.asynccontextmanager
     async def locked(self, table_id: str) -> AsyncIterator[Table]:
@@ -173,6 +200,7 @@ class Hub:
             del self.tables[table.id]
             table.asleep = True
             table.stop()
+            self._remember_sleeping(table.info())
             asleep += 1
             if not table.match_over:
                 try:

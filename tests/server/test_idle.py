@@ -74,15 +74,7 @@ def _lobby(client: TestClient) -> set[str]:
 def test_a_finished_match_leaves_memory_and_is_served_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "idle.sqlite3"
     with _served(db) as (client, hub):
-        # Where each replay of a sleeping table runs: on the event loop, or aside in a worker thread.
-        on_the_loop: list[bool] = []
-        rebuild = hub._rebuild
-
-        def watched_rebuild(stored: Any) -> Any:
-            on_the_loop.append(_loop_running())
-            return rebuild(stored)
-
-        monkeypatch.setattr(hub, "_rebuild", watched_rebuild)
+        on_the_loop = _watch_replays(hub, monkeypatch)
         created = client.post("/api/tables", json={"match_hands": 1, "computer": [{"seat": 1, "level": "easy"}]})
         table_id, token = created.json()["table"]["id"], created.json()["token"]
         rng = random.Random(3)
@@ -98,10 +90,10 @@ def test_a_finished_match_leaves_memory_and_is_served_again(tmp_path: Path, monk
         _until(lambda: table_id not in hub.tables, "putting the finished table to sleep")
         assert _flags(db, table_id) == (1, 0)
 
-        # Looking it up reads it from the database without keeping it in memory.
+        # Looking it up answers from the lobby entry kept when it fell asleep: no replay, nothing woken.
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["status"] == "finished" and info["event_no"] == update["event_no"]
-        assert table_id not in hub.tables
+        assert table_id not in hub.tables and on_the_loop == []
         # Watching it loads it again: the same picture, the hand's log included.
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "token": None, "last_seen": None})
@@ -113,8 +105,21 @@ def test_a_finished_match_leaves_memory_and_is_served_again(tmp_path: Path, monk
         refused = client.post(f"/api/tables/{table_id}/join", json={})
         assert refused.status_code == 409 and refused.json()["code"] == "match_over"
         _until(lambda: table_id not in hub.tables, "putting it to sleep again")
-        # Replaying the match (once to look it up, once to wake it) kept off the loop serving every table.
-        assert on_the_loop == [False, False]
+        # Waking it replayed the match once, off the loop that serves every table.
+        assert on_the_loop == [False]
+
+
+def _watch_replays(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """A list that gets, for each replay of a sleeping table, whether it ran on the event loop."""
+    on_the_loop: list[bool] = []
+    rebuild = hub._rebuild
+
+    def watched_rebuild(stored: Any) -> Any:
+        on_the_loop.append(_loop_running())
+        return rebuild(stored)
+
+    monkeypatch.setattr(hub, "_rebuild", watched_rebuild)
+    return on_the_loop
 
 
 def _loop_running() -> bool:
@@ -125,7 +130,7 @@ def _loop_running() -> bool:
     return True
 
 
-def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path) -> None:
+def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "idle.sqlite3"
     with _served(db) as (client, hub):
         created = client.post("/api/tables", json={"players": 2}).json()
@@ -162,6 +167,12 @@ def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path) ->
     # A restart leaves the sleeping table on disk; the player to act comes back and it wakes.
     with _served(db) as (client, hub):
         assert table_id not in hub.tables and clocked in hub.tables
+        # Looked up twice: replayed once (off the loop) for the first answer, which is then remembered.
+        on_the_loop = _watch_replays(hub, monkeypatch)
+        for _ in range(2):
+            info = client.get(f"/api/tables/{table_id}").json()
+            assert info["status"] == "playing" and info["event_no"] == last["event_no"]
+        assert on_the_loop == [False] and table_id not in hub.tables
         to_act = last["view"]["to_act"]
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "token": (token0, token1)[to_act], "last_seen": None})
@@ -170,6 +181,7 @@ def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path) ->
             assert back["resync"] and back["event_no"] == last["event_no"] and back["view"]["legal_moves"]
             assert back["view"]["pile"] == last["view"]["pile"]
             assert _flags(db, table_id) == (0, 0) and table_id in _lobby(client)
+            assert on_the_loop == [False, False], "waking replays it once more"
             move = choose(back["view"], rng)
             ws.send_json({"type": "move", "event": move, "last_seen": back["event_no"]})
             played = _receive(ws)
