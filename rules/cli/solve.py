@@ -47,7 +47,7 @@ def solve(
     try:
         solution = Solver(seconds=seconds).solve(state)
     except SolverLimit:
-        _fail(f"the position is too large to solve in {seconds:g} s (try --seconds)")
+        _fail(f"no result within {seconds:g} s: the game from here is too large or too long to search (try --seconds)")
     events = {move_of(event): event for event in game.legal_moves()}
     result: dict[str, Any] = {
         "value": solution.value,
