@@ -56,7 +56,9 @@ The rules in brief:
   trump and the top card is not. After beating, play one more card, any card, for
   the next player to answer. Taking picks up the top 3 cards; the top 5 if the top
   card is your trump; the whole pile if it is the ace of your trump. The first to
-  run out of cards wins; the last one holding cards loses the hand, and deals the next."""
+  run out of cards wins; the last one holding cards loses the hand, and deals the next,
+  unless that last hand is one card that beats the top card: then the hand is a draw.
+  So is a hand in which the same position comes round a third time."""
 
 _CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
 """A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
