@@ -24,7 +24,7 @@ def test_strict_build(tmp_path: Path) -> None:
     assert "mermaid" not in machine  # nothing to fetch or run in the browser
     rules = (site / "rules" / "index.html").read_text(encoding="utf-8")
     assert rules.count('class="sk-table"') >= 10
-    assert "Decision: endless play is a draw" in rules
+    assert "§3.3 [decision] Endless play" in rules
     api = (site / "api" / "index.html").read_text(encoding="utf-8")
     assert "legal_moves" in api and "highlight language-python" in api  # doctest examples shown as code
     for page in ("generated/events", "generated/cli", "conformance", "protocol"):
