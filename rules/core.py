@@ -154,8 +154,12 @@ class State:
         phase: int,
         must_beat: bool = False,
         out_order: Sequence[int] = (),
+        seen: dict[PositionKey, int] | None = None,
     ) -> State:
-        """The state of a valid position (see :func:`position_error`); counts it once if a turn starts there."""
+        """The state of a valid position (see :func:`position_error`); counts it once more if a turn starts there.
+
+        ``seen`` is the repetition history before this position (empty if not given).
+        """
         state = cls()
         state.trumps = tuple(trumps)
         state.must_beat = must_beat
@@ -165,9 +169,10 @@ class State:
         state.phase = phase
         state.out_order = tuple(out_order)
         state.outcome = None
-        state.seen = {}
+        state.seen = dict(seen) if seen else {}
         if phase != SECOND:
-            state.seen[state.key()] = 1
+            key = state.key()
+            state.seen[key] = state.seen.get(key, 0) + 1
         return state
 
     def copy(self) -> State:

@@ -89,8 +89,18 @@ class Deal(_Model):
     hands: list[list[CardCode]]
 
 
+class SeenPosition(_Model):
+    """A position of the repetition rule that arose earlier in the game, and how often (rules §3.3)."""
+
+    hands: list[list[CardCode]] = Field(description="One list per seat, compared as sets.")
+    pile: list[CardCode] = Field(description="Bottom to top.")
+    to_act: Seat
+    phase: Literal["lead", "respond"]
+    count: int = Field(ge=1, le=2, description="How many times it arose: 1 or 2 (a third time is a draw).")
+
+
 class Position(_Model):
-    """A game started from an arbitrary position instead of the trump choice and the deal."""
+    """A game started from an arbitrary position instead of the trump choice and the deal (log format §L4)."""
 
     type: Literal["position"] = "position"
     trumps: list[SuitCode]
@@ -98,6 +108,15 @@ class Position(_Model):
     pile: list[CardCode] = Field(description="Bottom to top.")
     to_act: Seat
     phase: Literal["lead", "respond", "second"]
+    out_order: list[Seat] | None = Field(
+        default=None,
+        description="The seats that have gone out, in order: each empty hand once. Absent or null: the empty "
+        "hands in increasing seat order.",
+    )
+    seen: list[SeenPosition] | None = Field(
+        default=None,
+        description="Positions that arose earlier in the game, for the repetition rule. Absent or null: none.",
+    )
 
 
 class Lead(_Model):

@@ -46,6 +46,7 @@ from rules.events import (
 )
 from rules.machine import MACHINE, GameModel
 from rules.options import RuleSet
+from rules.position import resume_error
 from rules.state import GameState, Outcome, PhaseName, View
 
 _CARD_INDEX = {code: card for card, code in enumerate(CODES)}
@@ -323,7 +324,7 @@ class Game:
             [_CARD_INDEX[c] for c in position.pile],
             position.to_act,
             {"lead": core.LEAD, "respond": core.RESPOND, "second": core.SECOND}[position.phase],
-        )
+        ) or resume_error(position)
 
     def _trump_refusal(self, event: ChooseTrump) -> str | None:
         phase = self.phase

@@ -32,6 +32,7 @@ from rules.events import (
     WentOut,
 )
 from rules.options import RuleSet
+from rules.position import seen_keys
 
 STATES = ["trump_choice", "deal", "lead", "respond", "second", "taking", "tie_check", "finished"]
 
@@ -114,9 +115,11 @@ class GameModel:
         hands = [[Card.parse(code) for code in hand] for hand in position.hands]
         pile = [Card.parse(code) for code in position.pile]
         phase = {"lead": core.LEAD, "respond": core.RESPOND, "second": core.SECOND}[position.phase]
-        gone = [seat for seat, hand in enumerate(hands) if not hand]
+        gone = (
+            [seat for seat, hand in enumerate(hands) if not hand] if position.out_order is None else position.out_order
+        )
         self.core = core.State.from_position(
-            self.trumps_in_play, hands, pile, position.to_act, phase, self.rules.must_beat, gone
+            self.trumps_in_play, hands, pile, position.to_act, phase, self.rules.must_beat, gone, seen_keys(position)
         )
         self.out_of_play = FULL_PACK_MASK & ~(mask_of(pile) | mask_of(c for hand in hands for c in hand))
 

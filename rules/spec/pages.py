@@ -135,7 +135,18 @@ def moved_cards(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
 
 # --- the event and state reference --------------------------------------------------------
 
-LOG_ORDER = ("Start", "RuleOptions", "ChooseTrump", "Deal", "Position", "Lead", "Beat", "Second", "Take")
+LOG_ORDER = (
+    "Start",
+    "RuleOptions",
+    "ChooseTrump",
+    "Deal",
+    "Position",
+    "SeenPosition",
+    "Lead",
+    "Beat",
+    "Second",
+    "Take",
+)
 EXAMPLE_LINES = {
     "Start": {"type": "start", "format": 1, "players": 2, "dealer": 0, "rules": {"pass_sixes": True}},
     "ChooseTrump": {"type": "choose_trump", "seat": 1, "suit": "H"},

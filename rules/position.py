@@ -1,0 +1,107 @@
+"""Positions that resume a game: the ``out_order`` and ``seen`` of a ``position`` line (log format §L4.5).
+
+A ``position`` line alone starts a fresh game from its cards. With the order of going out
+so far and the repetition history (the positions that arose earlier, with their counts)
+it resumes a game exactly: :func:`position_of` writes such a line for a game in play, and
+replaying it after the game's header gives the same legal moves, the same outcome and the
+same repetition draws as playing on in the original game.
+
+>>> from rules.events import event_json
+>>> from rules.log import read_log
+>>> game = read_log(['{"type": "start"}',
+...     '{"type": "position", "trumps": ["S", "H"], "hands": [["7D", "AS"], ["9D", "6C", "8D", "KH"]],'
+...     ' "pile": [], "to_act": 0, "phase": "lead"}'])
+>>> for event in game.legal_moves()[:1]:
+...     _ = game.push(event)
+>>> print(event_json(position_of(game)))  # seat 0 led AS; the start is remembered once
+{"type":"position","trumps":["S","H"],"hands":[["7D"],["KH","8D","9D","6C"]],"pile":["AS"],"to_act":1,"phase":"respond","seen":[{"hands":[["AS","7D"],["KH","8D","9D","6C"]],"pile":[],"to_act":0,"phase":"lead","count":1}]}
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import core
+from rules.cards import CODES, codes_of_mask, mask_of
+from rules.events import Position, SeenPosition, SuitCode
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+_SUITS: tuple[SuitCode, ...] = ("S", "H", "D", "C")
+_PHASES = {"lead": core.LEAD, "respond": core.RESPOND, "second": core.SECOND}
+_CARD_INDEX = {code: card for card, code in enumerate(CODES)}
+
+
+def _key(hands: list[list[str]], pile: list[str], to_act: int, phase: str) -> core.PositionKey:
+    return (
+        tuple(mask_of(_CARD_INDEX[c] for c in hand) for hand in hands),
+        tuple(_CARD_INDEX[c] for c in pile),
+        to_act,
+        _PHASES[phase],
+    )
+
+
+def seen_keys(position: Position) -> dict[core.PositionKey, int]:
+    """The repetition history a position line carries, as the engine counts it."""
+    return {_key(s.hands, s.pile, s.to_act, s.phase): s.count for s in position.seen or ()}
+
+
+def resume_error(position: Position) -> str | None:
+    """Why a position's ``out_order`` or ``seen`` is refused (log format §L4.5), or ``None``."""
+    players = len(position.hands)
+    empty = [seat for seat, hand in enumerate(position.hands) if not hand]
+    order = position.out_order
+    if order is not None and (sorted(order) != empty):
+        return f"out_order {order} must list each seat with an empty hand once ({empty})"
+    keys: set[core.PositionKey] = set()
+    for number, seen in enumerate(position.seen or (), start=1):
+        if len(seen.hands) != players or seen.to_act >= players:
+            return f"seen position {number} is not a position of a {players}-player game"
+        cards = [card for hand in seen.hands for card in hand] + seen.pile
+        if len(set(cards)) != len(cards):
+            return f"seen position {number} has a card more than once"
+        key = _key(seen.hands, seen.pile, seen.to_act, seen.phase)
+        if key in keys:
+            return f"seen position {number} is listed twice"
+        keys.add(key)
+    if position.phase != "second":
+        own = seen_keys(position).get(_key(position.hands, position.pile, position.to_act, position.phase), 0)
+        if own >= core.REPETITIONS_FOR_DRAW - 1:
+            return f"the position has already arisen {own} times: the game is drawn (rules §3.3.3)"
+    return None
+
+
+def position_of(game: Game) -> Position:
+    """A ``position`` line that resumes ``game`` exactly, with its order of going out and repetition history.
+
+    Raises :class:`ValueError` unless the game is in play (phase ``lead``, ``respond`` or ``second``).
+    """
+    if game.phase not in _PHASES:
+        raise ValueError(f"a position resumes a game in play, not one in phase {game.phase}")
+    state = game.core_state()
+    current = state.key()
+    earlier = dict(state.seen)
+    if state.phase != core.SECOND:
+        earlier[current] -= 1  # the position counts itself again when it is replayed (rules §3.3.5)
+    seen = [
+        SeenPosition(
+            hands=[codes_of_mask(hand) for hand in hands],
+            pile=[CODES[card] for card in pile],
+            to_act=to_act,
+            phase="lead" if phase == core.LEAD else "respond",
+            count=count,
+        )
+        for (hands, pile, to_act, phase), count in earlier.items()
+        if count
+    ]
+    default_order = [seat for seat, hand in enumerate(state.hands) if not hand]
+    return Position(
+        trumps=[_SUITS[suit] for suit in state.trumps],
+        hands=[codes_of_mask(hand) for hand in state.hands],
+        pile=[CODES[card] for card in state.pile],
+        to_act=state.to_act,
+        phase=game.phase,  # type: ignore[arg-type]
+        out_order=None if list(state.out_order) == default_order else list(state.out_order),
+        seen=seen or None,
+    )
