@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.events import Beat, ChooseTrump, Lead, LogLine, Notification, RuleOptions, Seat, Second, Take
+from rules.spec.schemas import portable
 from rules.state import Outcome, View
 
 PROTOCOL_VERSION = 1
@@ -442,15 +443,17 @@ def protocol_schema() -> dict[str, Any]:
         schema = adapter.json_schema(ref_template="#/$defs/{model}")
         defs.update(schema.pop("$defs", {}))
         defs[name] = schema
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://your-trumps.example/spec/protocol.schema.json",
-        "title": "Svoi Kozyri online table protocol",
-        "description": f"Protocol version {PROTOCOL_VERSION}: WebSocket messages (client or server); "
-        "HTTP bodies under $defs. See docs/protocol.md.",
-        "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
-        "$defs": dict(sorted(defs.items())),
-    }
+    return portable(
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://your-trumps.example/spec/protocol.schema.json",
+            "title": "Svoi Kozyri online table protocol",
+            "description": f"Protocol version {PROTOCOL_VERSION}: WebSocket messages (client or server); "
+            "HTTP bodies under $defs. See docs/protocol.md.",
+            "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+            "$defs": dict(sorted(defs.items())),
+        }
+    )
 
 
 def dump(message: BaseModel) -> str:

@@ -8,6 +8,7 @@ regenerates into a temporary folder and compares with the committed ``spec/``.
 - ``machine.mmd``: :mod:`rules.spec.chart`
 - ``vectors/``: :mod:`rules.spec.vectors`
 - ``perft.json``: :mod:`rules.spec.perft`
+- ``deals.json``: :mod:`rules.spec.deals`
 - ``README.md``: how to run the vectors in any language
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.spec.chart import mermaid
+from rules.spec.deals import deals_table
 from rules.spec.output import write_files
 from rules.spec.perft import perft_table
 from rules.spec.schemas import log_schema, protocol_schema, state_schema
@@ -77,6 +79,7 @@ def spec_files() -> dict[str, str]:
         "state.schema.json": _json(state_schema()),
         "machine.mmd": mermaid(),
         "perft.json": _json(perft_table()),
+        "deals.json": _json(deals_table()),
     }
     protocol = protocol_schema()
     if protocol is not None:

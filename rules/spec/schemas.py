@@ -1,9 +1,11 @@
 """JSON Schemas (draft 2020-12) of the log lines and of the replayed state, from the pydantic models.
 
 The models in :mod:`rules.events` and :mod:`rules.state` are the one description of
-the formats; these functions only dress pydantic's schemas for other languages: the
-dialect is declared, and ``type`` becomes a required field of every log line (pydantic
-gives it a default because Python code never needs to write it).
+the formats; these functions only dress pydantic's schemas for other languages (see
+:func:`portable`): the dialect is declared, ``type`` becomes a required field of every
+message (pydantic gives it a default because Python code never needs to write it), and
+the OpenAPI keyword ``discriminator``, which draft 2020-12 lacks and strict validators
+such as Ajv refuse, becomes ``if``/``then`` on ``type``.
 
 >>> import jsonschema
 >>> schema = log_schema()
@@ -25,13 +27,45 @@ from rules.state import GameState
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+def portable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` in plain draft 2020-12 that strict validators accept, with ``type`` required in every message.
+
+    A union tagged by ``type`` (pydantic's ``oneOf`` with ``discriminator``) becomes: ``type`` is
+    required and one of the tags, and ``if`` it is a tag ``then`` the object is that tag's
+    model. So a validator reports only the errors of the model the ``type`` names.
+    """
+    for definition in schema.get("$defs", {}).values():
+        if "const" in definition.get("properties", {}).get("type", {}):
+            definition["required"] = ["type", *[name for name in definition.get("required", []) if name != "type"]]
+    return _untag(schema)  # type: ignore[no-any-return]
+
+
+def _untag(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_untag(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _untag(value) for key, value in node.items()}
+    tag = node.pop("discriminator", None)
+    if tag is None:
+        return node
+    mapping: dict[str, str] = tag["mapping"]
+    node.pop("oneOf")
+    field = tag["propertyName"]
+    return {
+        **node,
+        "type": "object",
+        "properties": {field: {"enum": list(mapping)}},
+        "required": [field],
+        "allOf": [
+            {"if": {"properties": {field: {"const": value}}}, "then": {"$ref": ref}} for value, ref in mapping.items()
+        ],
+    }
+
+
 def log_schema() -> dict[str, Any]:
     """The schema every line of a valid log satisfies: the header or one of the events."""
-    schema = TypeAdapter(LogLine).json_schema()
-    for definition in schema["$defs"].values():
-        kind = definition.get("properties", {}).get("type", {})
-        if "const" in kind:
-            definition["required"] = ["type", *definition.get("required", [])]
+    schema = portable(TypeAdapter(LogLine).json_schema())
     return {
         "$schema": DIALECT,
         "title": "Svoi Kozyri log line",
@@ -44,9 +78,30 @@ def log_schema() -> dict[str, Any]:
 
 
 def state_schema() -> dict[str, Any]:
-    """The schema of the state ``trumps replay --json`` prints (and of each line of a vector's states)."""
-    schema = GameState.model_json_schema(mode="validation")
+    """The schema of the state ``trumps replay --json`` prints (and of each line of a vector's states).
+
+    An outcome is exact: ``loser`` exactly in a loss and ``reason`` exactly in a draw, never null.
+    """
+    schema = portable(GameState.model_json_schema(mode="validation"))
+    schema["$defs"]["Outcome"] = outcome_schema(schema["$defs"]["Outcome"])
     return {"$schema": DIALECT, **schema}
+
+
+def outcome_schema(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The outcome as printed: ``loser`` only in a loss, ``reason`` only in a draw, neither ever null."""
+    properties = outcome["properties"]
+    for name in ("loser", "reason"):
+        field = properties[name]
+        field.pop("default", None)
+        (kind,) = [option for option in field.pop("anyOf") if option.get("type") != "null"]
+        field.update({key: value for key, value in kind.items() if key not in field})
+    return {
+        **outcome,
+        "oneOf": [
+            {"properties": {"result": {"const": "loss"}, "loser": True, "reason": False}, "required": ["loser"]},
+            {"properties": {"result": {"const": "draw"}, "loser": False, "reason": True}, "required": ["reason"]},
+        ],
+    }
 
 
 def protocol_schema() -> dict[str, Any] | None:

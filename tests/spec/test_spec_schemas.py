@@ -106,3 +106,35 @@ def test_protocol_schema_is_included_when_the_server_provides_it() -> None:
     assert (schema is not None) == path.exists()
     if schema is not None:
         validator("protocol.schema.json")
+
+
+def _keys(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        return set(node) | {key for value in node.values() for key in _keys(value)}
+    if isinstance(node, list):
+        return {key for value in node for key in _keys(value)}
+    return set()
+
+
+def test_no_schema_uses_keywords_outside_draft_2020_12() -> None:
+    for name in ("log.schema.json", "state.schema.json", "protocol.schema.json"):
+        assert "discriminator" not in _keys(json.loads((SPEC / name).read_text(encoding="utf-8"))), name
+
+
+def test_every_message_must_say_its_type() -> None:
+    schema = json.loads((SPEC / "protocol.schema.json").read_text(encoding="utf-8"))
+    for name, definition in schema["$defs"].items():
+        if "const" in definition.get("properties", {}).get("type", {}):
+            assert "type" in definition["required"], name
+    protocol = validator("protocol.schema.json")
+    assert protocol.is_valid({"type": "move", "event": {"type": "take", "seat": 0}, "last_seen": 1})
+    assert not protocol.is_valid({"type": "move", "event": {"seat": 0}, "last_seen": 1})
+
+
+def test_an_outcome_never_holds_null() -> None:
+    state = validator("state.schema.json")
+    finished = {"phase": "finished", "to_act": None, "trumps": ["S", "H"], "hands": [[], ["7C"]], "pile": ["9D"]}
+    assert state.is_valid({**finished, "outcome": {"result": "loss", "loser": 1, "out_order": [0]}})
+    assert not state.is_valid({**finished, "outcome": {"result": "loss", "loser": None, "out_order": [0]}})
+    assert not state.is_valid({**finished, "outcome": {"result": "draw", "reason": None, "out_order": [0]}})
+    assert not state.is_valid({**finished, "outcome": {"result": "draw", "out_order": [0]}})

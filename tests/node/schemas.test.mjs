@@ -1,0 +1,95 @@
+// The schemas of spec/ in a validator from another ecosystem: Ajv, draft 2020-12, strict mode.
+// Every schema compiles; every vector line, state and example of the docs validates.
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { test } from "node:test";
+
+import Ajv2020 from "ajv/dist/2020.js";
+
+const ROOT = new URL("../../", import.meta.url);
+const SPEC = new URL("spec/", ROOT);
+const VECTORS = new URL("vectors/", SPEC);
+
+const read = (url) => readFileSync(url, "utf8");
+const lines = (text) => text.split("\n").filter((line) => line !== "");
+
+function compile(name) {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  return ajv.compile(JSON.parse(read(new URL(name, SPEC))));
+}
+
+function assertValid(validate, value, where) {
+  assert.ok(validate(value), `${where}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+}
+
+const log = compile("log.schema.json");
+const state = compile("state.schema.json");
+const protocol = compile("protocol.schema.json");
+
+test("every schema of spec/ compiles in strict mode", () => {
+  const names = readdirSync(SPEC).filter((name) => name.endsWith(".schema.json"));
+  assert.deepEqual(names.sort(), ["log.schema.json", "protocol.schema.json", "state.schema.json"]);
+  for (const name of names) compile(name);
+});
+
+test("every line of every vector is a log line, every state a state", () => {
+  let count = 0;
+  for (const name of readdirSync(VECTORS)) {
+    const text = read(new URL(name, VECTORS));
+    if (name.endsWith(".states.jsonl")) {
+      for (const line of lines(text)) assertValid(state, JSON.parse(line), name);
+    } else if (name.endsWith(".bad.jsonl")) {
+      // the last line is the bad one; the lines before it are well formed (a valid header, events)
+      for (const line of lines(text).slice(0, -1)) assertValid(log, JSON.parse(line), name);
+    } else if (name.endsWith(".jsonl")) {
+      for (const line of lines(text)) {
+        assertValid(log, JSON.parse(line), name);
+        count++;
+      }
+    }
+  }
+  assert.ok(count > 1000, `only ${count} lines`);
+});
+
+test("every JSON and JSON Lines example of the docs validates", () => {
+  const fence = /^([ \t]*)```([\w-]*)[^\n]*\n([\s\S]*?)^\1```/gm;
+  const pages = readdirSync(new URL("docs/", ROOT), { recursive: true }).filter((name) => name.endsWith(".md"));
+  let count = 0;
+  for (const page of pages) {
+    for (const match of read(new URL(`docs/${page}`, ROOT)).matchAll(fence)) {
+      if (match[2] !== "json" && match[2] !== "jsonl") continue;
+      const body = match[3].replace(new RegExp(`^${match[1]}`, "gm"), "");
+      if (match[2] === "jsonl") {
+        for (const line of lines(body)) assertValid(log, JSON.parse(line), page);
+      } else {
+        const value = JSON.parse(body);
+        assert.ok(log(value) || state(value) || protocol(value), `${page}: ${body}`);
+      }
+      count++;
+    }
+  }
+  assert.ok(count >= 20, `only ${count} examples`);
+});
+
+test("a message of the protocol must say its type, in every union", () => {
+  assertValid(protocol, { type: "move", event: { type: "take", seat: 0 }, last_seen: 1 }, "a move");
+  assert.ok(!protocol({ type: "move", event: { seat: 0 }, last_seen: 1 }), "an event without a type");
+  assert.ok(!protocol({ event: { type: "take", seat: 0 }, last_seen: 1 }), "a message without a type");
+  assert.ok(!protocol({ type: "hello", token: null, last_seen: "1" }), "a mistyped field");
+  assert.ok(!log({ seat: 0 }), "a log line without a type");
+});
+
+test("errors name only the model the type names", () => {
+  assert.ok(!log({ type: "beat", seat: 0, card: "1D" }));
+  const paths = new Set(log.errors.filter((error) => error.keyword !== "if").map((error) => error.instancePath));
+  assert.deepEqual([...paths], ["/card"]);
+});
+
+test("an outcome has its loser or its reason, never null", () => {
+  const finished = { phase: "finished", to_act: null, trumps: ["S", "H"], hands: [[], ["7C"]], pile: ["9D", "JD"] };
+  assertValid(state, { ...finished, outcome: { result: "loss", loser: 1, out_order: [0] } }, "a loss");
+  assertValid(state, { ...finished, outcome: { result: "draw", reason: "tie_check", out_order: [0] } }, "a draw");
+  assert.ok(!state({ ...finished, outcome: { result: "loss", loser: null, out_order: [0] } }));
+  assert.ok(!state({ ...finished, outcome: { result: "loss", out_order: [0] } }));
+  assert.ok(!state({ ...finished, outcome: { result: "draw", reason: "tie_check", loser: 1, out_order: [0] } }));
+});
