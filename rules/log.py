@@ -19,6 +19,9 @@ from rules.game import Game, IllegalEvent
 
 _Text = TypeVar("_Text", str, bytes)
 
+JSON_WHITESPACE = " \t\r\n"
+"""What RFC 8259 calls whitespace; a line of nothing else is blank (log format §L1.4)."""
+
 
 class LogError(ValueError):
     """The first bad line of a log: its 1-based number and why it is bad."""
@@ -33,10 +36,10 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
     """Replay a log (its text, or its lines) and return the game; raises :class:`LogError`.
 
     Lines end at ``\n`` only (a ``\r`` before it is dropped), as JSON Lines says, so a
-    Unicode line separator inside a JSON string does not split a line. Blank lines are
-    passed over but counted, so line numbers match an editor's. A byte order mark before
-    the first line is passed over too: RFC 8259 lets a JSON reader ignore one, and some
-    Windows editors and shells write one before UTF-8 text.
+    Unicode line separator inside a JSON string does not split a line. Blank lines (only
+    JSON whitespace) are passed over but counted, so line numbers match an editor's. A byte
+    order mark before the first line is passed over too: RFC 8259 lets a JSON reader ignore
+    one, and some Windows editors and shells write one before UTF-8 text. (Log format §L1.)
     """
     if isinstance(source, str):
         source = _lines(source, "\n", "\r")
@@ -51,7 +54,7 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
             raise LogError(number, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
         if number == 1:
             line = line.removeprefix("\ufeff")
-        if not line.strip():
+        if not line.strip(JSON_WHITESPACE):
             continue
         try:
             event = parse_event(line)

@@ -17,7 +17,7 @@ def write_files(out: Path, files: dict[str, str], stale: Callable[[Path], Iterab
     for name, text in files.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(text.encode("utf-8"))  # byte for byte: some vectors hold CRs on purpose
         written.append(path)
     for path in stale(out):
         if path.is_file() and path.relative_to(out).as_posix() not in files:

@@ -470,6 +470,119 @@ GOOD: tuple[Vector, ...] = (
         ),
         outcome={"result": "draw", "reason": "repetition", "out_order": []},
     ),
+    # §2.6.2: the count of a take is the number of cards actually taken.
+    good(
+        "take_count_on_a_short_pile_is_what_is_taken",
+        'Three are due from a pile of two under 9C (not seat 1\'s trump): the take takes 2, and "count": 2 is '
+        "what a writer writes.",
+        "§2.6",
+        start(),
+        position(DUEL, ["8S 6C", "KH 7C"], "8D 9C", 1, "respond"),
+        [{"type": "take", "seat": 1, "count": 2}],
+        phase="lead",
+        to_act=0,
+        pile=[],
+    ),
+    good(
+        "take_count_of_five_on_a_short_pile",
+        "Five are due under seat 1's trump 7H, but the pile holds four: the count is 4.",
+        "§2.6",
+        start(),
+        position(DUEL, ["8S 6C", "KH 7C"], "6D 7D 8D 7H", 1, "respond"),
+        [{"type": "take", "seat": 1, "count": 4}],
+        phase="lead",
+        pile=[],
+    ),
+    good(
+        "take_count_under_the_ace_is_the_whole_pile",
+        "Under the ace of seat 1's trump the whole pile of seven goes: the count is 7.",
+        "§2.6",
+        start(),
+        position(DUEL, ["8S 6C", "KH 7C"], "6D 7D 8D 9D TD JD AH", 1, "respond"),
+        [{"type": "take", "seat": 1, "count": 7}],
+        phase="lead",
+        pile=[],
+    ),
+    good(
+        "take_count_of_one",
+        "A pile of one card: the take takes it, count 1.",
+        "§2.6",
+        start(),
+        position(DUEL, ["8S 6C", "KH 7C"], "9C", 1, "respond"),
+        [{"type": "take", "seat": 1, "count": 1}],
+        phase="lead",
+        pile=[],
+    ),
+    # Positions (log format §L4): empty seats, the order of going out, the repetition history.
+    good(
+        "position_empty_seats_open_the_out_order",
+        "Three players, seat 1 starts with no cards: it has already gone out. Seat 0 goes out with its lead and "
+        "seat 2, left with two cards, loses; the winners are seat 1, then seat 0.",
+        "§3.1 §3.2",
+        start(players=3),
+        position("SHD", ["6C", "", "7D 8D"], "", 0, "lead"),
+        moves("0 lead 6C"),
+        outcome={"result": "loss", "loser": 2, "out_order": [1, 0]},
+    ),
+    good(
+        "position_with_out_order",
+        "Four players, seats 1 and 2 empty, and the position says seat 2 went out first: the winners are "
+        "seat 2, seat 1, then seat 0.",
+        "§3.1 §3.2",
+        start(players=4),
+        {**position("SHDC", ["6C", "", "", "7D 8D"], "", 0, "lead"), "out_order": [2, 1]},
+        moves("0 lead 6C"),
+        outcome={"result": "loss", "loser": 3, "out_order": [2, 1, 0]},
+    ),
+    good(
+        "position_with_seen_history",
+        "The position of repetition_draw, carrying in `seen` that it arose once before: after one round of eight "
+        "moves it arises for the third time, a draw (without `seen` the draw needs two rounds).",
+        "§3.3",
+        start(),
+        {
+            **position(DUEL, ["7D AS", "9D 6C 8D KH"], "", 0, "lead"),
+            "seen": [
+                {
+                    "hands": [["AS", "7D"], ["KH", "8D", "9D", "6C"]],
+                    "pile": [],
+                    "to_act": 0,
+                    "phase": "lead",
+                    "count": 1,
+                }
+            ],
+        },
+        moves("0 lead 7D, 1 beat 9D, 1 second 6C, 0 take, 1 lead 8D, 0 beat 9D, 0 second 6C, 1 take"),
+        outcome={"result": "draw", "reason": "repetition", "out_order": []},
+    ),
+    good(
+        "null_count_is_no_count",
+        '"count": null in a take means the same as no count.',
+        "log",
+        start(),
+        position(DUEL, ["8S 6C", "KH 7C"], "6D 7D 8D 9C TC", 1, "respond"),
+        [{"type": "take", "seat": 1, "count": None}],
+        pile=["6D", "7D"],
+    ),
+    good(
+        "unknown_fields_are_ignored",
+        "Extra fields, in the header, its rules, a position and a move, are ignored whatever their value.",
+        "log",
+        {**start(), "comment": "written by hand", "rules": {"pass_sixes": True, "must_beat": False, "future": 1}},
+        {**position(DUEL, ["TS", "JD"], "9D", 1, "respond"), "note": {"source": "a study"}},
+        {"type": "beat", "seat": 1, "card": "JD", "time": 1.5, "count": "not a take's"},
+        outcome={"result": "draw", "reason": "tie_check", "out_order": [1]},
+    ),
+    good(
+        "state_before_the_deal",
+        "Before the deal every seat's hand is an empty list, and to_act is null while the deal is awaited.",
+        "§2.1 §2.2",
+        start(players=3, dealer=2),
+        trumps("SHD", first_seat=0, players=3),
+        phase="deal",
+        to_act=None,
+        hands=[[], [], []],
+    ),
 )
 
 
@@ -798,6 +911,75 @@ BAD: tuple[BadVector, ...] = (
         reason="fewer than two seats hold cards",
     ),
     bad(
+        "take_count_nominal_on_a_short_pile",
+        "A take from a pile of two that says 3, the nominal count: the count is what is taken, 2.",
+        "§2.6",
+        start(),
+        position(DUEL, ["8S 6C", "KH 7C"], "8D 9C", 1, "respond"),
+        {"type": "take", "seat": 1, "count": 3},
+        reason="seat 1 cannot take 3 cards: the rules give 2",
+    ),
+    bad(
+        "position_out_order_not_the_empty_seats",
+        "out_order must list exactly the seats with empty hands.",
+        "position",
+        start(players=3),
+        {**position("SHD", ["6C", "", "7D 8D"], "", 0, "lead"), "out_order": [0]},
+        reason="must list each seat with an empty hand once",
+    ),
+    bad(
+        "position_already_drawn_by_seen",
+        "A position whose own entry in seen has count 2 would be its third occurrence: a game already drawn.",
+        "position §3.3",
+        start(),
+        {
+            **position(DUEL, ["7D AS", "9D 6C 8D KH"], "", 0, "lead"),
+            "seen": [
+                {
+                    "hands": [["AS", "7D"], ["KH", "8D", "9D", "6C"]],
+                    "pile": [],
+                    "to_act": 0,
+                    "phase": "lead",
+                    "count": 2,
+                }
+            ],
+        },
+        reason="the position has already arisen 2 times",
+    ),
+    bad(
+        "seat_written_as_a_float",
+        '"seat": 1.0 is not an integer (an integer has no fraction and no exponent).',
+        "log",
+        start(),
+        position(DUEL, ["TS", "JD"], "9D", 1, "respond"),
+        '{"type":"beat","seat":1.0,"card":"JD"}',
+        reason="seat: Input should be a valid integer",
+    ),
+    bad(
+        "seat_written_with_an_exponent",
+        '"seat": 1e0 is not an integer.',
+        "log",
+        start(),
+        position(DUEL, ["TS", "JD"], "9D", 1, "respond"),
+        '{"type":"beat","seat":1e0,"card":"JD"}',
+        reason="seat: Input should be a valid integer",
+    ),
+    bad(
+        "null_for_a_field_that_is_not_nullable",
+        '"players": null is mistyped: only fields that may be null (a take\'s count) take null.',
+        "log",
+        {"type": "start", "players": None},
+        reason="players: Input should be a valid integer",
+    ),
+    bad(
+        "line_that_is_not_an_object",
+        "Every line is a JSON object.",
+        "log",
+        start(),
+        "[1, 2]",
+        reason="expected a JSON object",
+    ),
+    bad(
         "position_for_the_wrong_number_of_players",
         "A 3-seat position in a 2-player game.",
         "position",
@@ -901,6 +1083,107 @@ def _state_texts(vector: Vector) -> list[str]:
     return states
 
 
+# --- how a reader splits and decodes lines (log format §L1) --------------------------------
+
+
+@dataclass(frozen=True)
+class TextVector:
+    """A log given as its exact text (line ends, blank lines, a byte order mark), good or refused at ``line``."""
+
+    name: str
+    shows: str
+    text: str
+    line: int | None = None
+    reason: str = ""
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a log's text as log format §L1.2 splits them: at LF only, without the LF (a CR stays)."""
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+_TIE = [line_text(line) for line in (start(), position(DUEL, ["TS", "JD"], "9D", 1, "respond"))]
+_TIE_BEAT = line_text({"type": "beat", "seat": 1, "card": "JD"})
+
+TEXT: tuple[TextVector, ...] = (
+    TextVector(
+        "reader_crlf_line_ends",
+        "Lines ending in CR LF read as lines ending in LF.",
+        "".join(line + "\r\n" for line in [*_TIE, _TIE_BEAT]),
+    ),
+    TextVector(
+        "reader_blank_lines",
+        "Blank lines (empty, spaces and a tab, a lone CR before the LF) are passed over but counted; the states "
+        "file repeats the state for each of them.",
+        f"{_TIE[0]}\n\n{_TIE[1]}\n \t \n\r\n{_TIE_BEAT}\n\n",
+    ),
+    TextVector(
+        "reader_byte_order_mark",
+        "A byte order mark at the very start of the file is passed over.",
+        "\ufeff" + "".join(line + "\n" for line in [*_TIE, _TIE_BEAT]),
+    ),
+    TextVector(
+        "reader_no_line_end_after_the_last_line",
+        "The last line may lack its LF.",
+        "\n".join([*_TIE, _TIE_BEAT]),
+    ),
+    TextVector(
+        "reader_whitespace_around_objects",
+        "Spaces and tabs around a line's object are JSON whitespace.",
+        "".join(f"  {line}\t \n" for line in [*_TIE, _TIE_BEAT]),
+    ),
+    TextVector("reader_empty_file", "An empty file is no log: refused at line 1.", "", 1, "the log is empty"),
+    TextVector(
+        "reader_only_blank_lines",
+        "A file of blank lines is no log: refused at the line after the last.",
+        "\n \n",
+        3,
+        "the log is empty",
+    ),
+    TextVector(
+        "reader_lone_cr_is_no_line_end",
+        "A CR not followed by LF ends no line: two objects on line 2, which is malformed.",
+        f"{_TIE[0]}\n{_TIE[1]}\r{_TIE_BEAT}\n",
+        2,
+        "malformed JSON",
+    ),
+    TextVector(
+        "reader_byte_order_mark_after_the_first_line",
+        "A byte order mark is passed over only at the start of the file.",
+        f"{_TIE[0]}\n\ufeff{_TIE[1]}\n",
+        2,
+        "malformed JSON",
+    ),
+    TextVector(
+        "reader_form_feed_is_not_blank",
+        "A line holding a form feed is not blank (JSON whitespace is space, tab, CR, LF): it is malformed.",
+        f"{_TIE[0]}\n\f\n",
+        2,
+        "malformed JSON",
+    ),
+)
+
+
+def text_states(vector: TextVector) -> list[str]:
+    """The state after each line of a good text vector (a blank line leaves it as it was)."""
+    lines = text_lines(vector.text)
+    return [state_text(read_log(lines[:k])) for k in range(1, len(lines) + 1)]
+
+
+def check_text_refusal(vector: TextVector) -> LogError:
+    """The refusal of a bad text vector, checked to fall on its line and to give its reason."""
+    try:
+        read_log(vector.text)
+    except LogError as error:
+        if error.line == vector.line and vector.reason in error.reason:
+            return error
+        raise ValueError(f"text vector {vector.name}: refused with {error}") from None
+    raise ValueError(f"text vector {vector.name}: the log replays")
+
+
 def all_vectors() -> list[Vector]:
     """The hand-written vectors, then the full games."""
     return list(GOOD) + [played_game(*spec) for spec in FULL_GAMES]
@@ -962,11 +1245,40 @@ def vector_files() -> dict[str, str]:
                 "error": str(error),
             }
         )
+    for text_vector in TEXT:
+        shown = {"name": text_vector.name, "shows": text_vector.shows, "rules": ["log"]}
+        if text_vector.line is None:
+            states = text_states(text_vector)
+            files[f"{text_vector.name}.jsonl"] = text_vector.text
+            files[f"{text_vector.name}.states.jsonl"] = "".join(state + "\n" for state in states)
+            index_good.append(
+                {
+                    **shown,
+                    "log": f"{text_vector.name}.jsonl",
+                    "states": f"{text_vector.name}.states.jsonl",
+                    "lines": len(states),
+                    "final": json.loads(states[-1]),
+                }
+            )
+        else:
+            error = check_text_refusal(text_vector)
+            files[f"{text_vector.name}.bad.jsonl"] = text_vector.text
+            index_bad.append(
+                {
+                    **shown,
+                    "log": f"{text_vector.name}.bad.jsonl",
+                    "line": error.line,
+                    "reason": text_vector.reason,
+                    "error": str(error),
+                }
+            )
     index = {
         "about": (
             "Conformance vectors. Each good vector NAME.jsonl must replay; line k of NAME.states.jsonl is the "
-            "state after line k of the log. Each bad vector must be refused at `line`; `reason` is an excerpt of "
-            "the reference engine's message and `error` its whole message (the wording is not normative)."
+            "state after line k of the log (lines split at LF only, as the log format says; a blank line leaves "
+            "the state as it was). Each bad vector must be refused at `line` (its last line, or the line after "
+            "the last for a file with no header); `reason` is an excerpt of the reference engine's message and "
+            "`error` its whole message (the wording is not normative)."
         ),
         "vectors": index_good,
         "bad": index_bad,

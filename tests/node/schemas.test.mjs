@@ -13,6 +13,15 @@ const VECTORS = new URL("vectors/", SPEC);
 const read = (url) => readFileSync(url, "utf8");
 const lines = (text) => text.split("\n").filter((line) => line !== "");
 
+/** The objects of a log, read as docs/log-format.md §L1 says: a byte order mark first, lines at LF, blank lines. */
+function logObjects(text) {
+  const body = text.startsWith("\ufeff") ? text.slice(1) : text;
+  return body
+    .split("\n")
+    .filter((line) => line.replace(/[ \t\r]/g, "") !== "")
+    .map((line) => JSON.parse(line));
+}
+
 function compile(name) {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   return ajv.compile(JSON.parse(read(new URL(name, SPEC))));
@@ -40,10 +49,11 @@ test("every line of every vector is a log line, every state a state", () => {
       for (const line of lines(text)) assertValid(state, JSON.parse(line), name);
     } else if (name.endsWith(".bad.jsonl")) {
       // the last line is the bad one; the lines before it are well formed (a valid header, events)
+      if (name.startsWith("reader_")) continue; // these are about the text itself, not a line's shape
       for (const line of lines(text).slice(0, -1)) assertValid(log, JSON.parse(line), name);
     } else if (name.endsWith(".jsonl")) {
-      for (const line of lines(text)) {
-        assertValid(log, JSON.parse(line), name);
+      for (const line of logObjects(text)) {
+        assertValid(log, line, name);
         count++;
       }
     }

@@ -9,7 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from rules.log import JSON_WHITESPACE
 from rules.spec.schemas import log_schema, protocol_schema, state_schema
+from rules.spec.vectors import text_lines
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
 VECTORS = SPEC / "vectors"
@@ -19,6 +21,12 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
     schema = json.loads((SPEC / name).read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
+
+
+def objects(path: Path) -> list[Any]:
+    """The JSON objects of a log file, read as the log format says (a byte order mark first, blank lines)."""
+    text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    return [json.loads(line) for line in text_lines(text) if line.strip(JSON_WHITESPACE)]
 
 
 def test_schemas_declare_draft_2020_12() -> None:
@@ -32,8 +40,8 @@ def test_every_line_of_every_good_vector_is_a_valid_log_line() -> None:
     for path in VECTORS.glob("*.jsonl"):
         if path.name.endswith((".states.jsonl", ".bad.jsonl")):
             continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            errors = list(log.iter_errors(json.loads(line)))
+        for line in objects(path):
+            errors = list(log.iter_errors(line))
             assert not errors, f"{path.name}: {line}: {errors[0].message}"
             count += 1
     assert count > 1000
