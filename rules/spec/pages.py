@@ -363,7 +363,24 @@ def perft_snippet() -> str:
         lines.append("| --- |" + " --- |" * len(entry["sequences"]))
         lines.append("| sequences | " + " | ".join(str(n) for n in entry["sequences"]) + " |")
         lines.append("| game over | " + " | ".join(str(n) for n in entry["game_over"]) + " |\n")
+        if len(entry["divide"]) <= 4:
+            lines.append(divide_table(entry))
     return "\n".join(lines)
+
+
+def divide_table(entry: dict[str, Any]) -> str:
+    """The divide of a perft position: the sequences after each first move, by depth."""
+    depth = len(entry["sequences"])
+    lines = [
+        "*Divide* (the sequences of each length that start with each first move):\n",
+        "| first move | " + " | ".join(str(d) for d in range(1, depth + 1)) + " |",
+        "| --- |" + " --- |" * depth,
+    ]
+    for item in entry["divide"]:
+        move = item["move"]
+        name = f"{move['seat']} {move['type']} {move.get('card', '')}".strip()
+        lines.append(f"| `{name}` | 1 | " + " | ".join(str(n) for n in item["sequences"]) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def page_files() -> dict[str, str]:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import core
+from rules.cards import CODES
 from rules.log import read_log
-from rules.spec.vectors import DUEL, cut, deal, line_text, position, start, trumps
+from rules.spec.vectors import DUEL, cut, deal, line_text, moves, position, start, trumps
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,17 @@ PERFT_POSITIONS: tuple[PerftPosition, ...] = (
         7,
     ),
     PerftPosition(
+        "repetition_history_carries",
+        "The repetition vector after its first round: the start has arisen twice, so the history replayed from the "
+        "log makes the round of eight moves that brings it back a draw at depth 8.",
+        (
+            start(),
+            position(DUEL, ["7D AS", "9D 6C 8D KH"], "", 0, "lead"),
+            *moves("0 lead 7D, 1 beat 9D, 1 second 6C, 0 take, 1 lead 8D, 0 beat 9D, 0 second 6C, 1 take"),
+        ),
+        8,
+    ),
+    PerftPosition(
         "duel_opening",
         "The duel after the trump choice (seat 1 hearts, seat 0 spades) and the deal of the pack in order.",
         (start(), *trumps("HS", first_seat=1, players=2), deal(*cut(2))),
@@ -94,11 +106,34 @@ def perft(state: core.State, depth: int) -> tuple[list[int], list[int]]:
     return sequences, game_over
 
 
+def move_line(state: core.State, move: int) -> dict[str, Any]:
+    """A move of the player to act as a log line (a take without its optional count)."""
+    line: dict[str, Any] = {"type": core.move_kind(state.phase, move), "seat": state.to_act}
+    if move != core.TAKE:
+        line["card"] = CODES[move]
+    return line
+
+
+def divide(state: core.State, depth: int) -> list[dict[str, Any]]:
+    """Perft split by first move, as chess programmers use to find a mismatch: each first move, whether it ends
+    the game, and the counts of ``1 … depth-1`` more events after it (``state`` is left unchanged)."""
+    entries = []
+    for move in core.legal_moves(state):
+        line = move_line(state, move)
+        token = core.apply(state, move)
+        over = state.outcome is not None
+        sequences, game_over = ([0] * (depth - 1), [0] * (depth - 1)) if over else perft(state, depth - 1)
+        core.undo(state, token)
+        entries.append({"move": line, "ends_game": over, "sequences": sequences, "game_over": game_over})
+    return entries
+
+
 def perft_table() -> dict[str, Any]:
     """The content of ``spec/perft.json``."""
     entries = []
     for entry in PERFT_POSITIONS:
-        sequences, game_over = perft(entry.state(), entry.depth)
+        state = entry.state()
+        sequences, game_over = perft(state, entry.depth)
         entries.append(
             {
                 "name": entry.name,
@@ -106,13 +141,17 @@ def perft_table() -> dict[str, Any]:
                 "log": [line_text(line) for line in entry.lines],
                 "sequences": sequences,
                 "game_over": game_over,
+                "divide": divide(state, entry.depth),
             }
         )
     return {
         "about": (
-            "Replay `log`, then count the distinct sequences of exactly d legal events from the position reached, "
-            "for d = 1, 2, ...: `sequences[d-1]`. A sequence stops when the game ends; `game_over[d-1]` counts the "
-            "sequences of length d that end it."
+            "Replay `log` (with everything it implies, the repetition history included), then count the distinct "
+            "sequences of exactly d legal events from the position reached, for d = 1, 2, ...: `sequences[d-1]`. "
+            "Every legal event counts as one, a take included. A sequence stops when the game ends; "
+            "`game_over[d-1]` counts the sequences of length d that end it. `divide` splits the counts by first "
+            "move: for each legal first event (`move`, a log line; a take without its count), whether it ends the "
+            "game, and the counts of 1 ... depth-1 further events after it."
         ),
         "positions": entries,
     }

@@ -48,3 +48,29 @@ def test_committed_counts_agree_with_the_game_api() -> None:
         depth = min(len(entry["sequences"]), 3 if "opening" in entry["name"] else 9)
         game = read_log(entry["log"])
         assert game_api_counts(game, depth) == entry["sequences"][:depth], entry["name"]
+
+
+def test_divide_adds_up_to_the_counts() -> None:
+    table = json.loads((ROOT / "spec" / "perft.json").read_text(encoding="utf-8"))
+    for entry in table["positions"]:
+        divide = entry["divide"]
+        assert len(divide) == entry["sequences"][0]
+        assert sum(item["ends_game"] for item in divide) == entry["game_over"][0]
+        for d in range(1, len(entry["sequences"])):
+            assert sum(item["sequences"][d - 1] for item in divide) == entry["sequences"][d], entry["name"]
+            assert sum(item["game_over"][d - 1] for item in divide) == entry["game_over"][d], entry["name"]
+
+
+def test_divide_names_each_first_move_as_a_legal_log_line() -> None:
+    table = json.loads((ROOT / "spec" / "perft.json").read_text(encoding="utf-8"))
+    for entry in table["positions"]:
+        game = read_log(entry["log"])
+        legal = [event.model_dump(mode="json", exclude={"count"}, exclude_none=True) for event in game.legal_moves()]
+        assert [item["move"] for item in entry["divide"]] == legal
+
+
+def test_the_repetition_history_of_the_log_carries_into_the_counts() -> None:
+    table = {entry["name"]: entry for entry in json.loads((ROOT / "spec" / "perft.json").read_text())["positions"]}
+    carried, fresh = table["repetition_history_carries"], table["repetition_cycle"]
+    # the same cards and seat to act; only the history differs, and with it the games over at depth 8
+    assert carried["game_over"][7] > fresh["game_over"][7]
