@@ -233,11 +233,10 @@ def events_page() -> str:
         "`start` header; every later line is one input event. Events carry only decisions and the chance outcome of "
         "the deal; everything else (sixes passed, cards taken, who went out, the result) is derived by the rules.",
         "The tables below are generated from `spec/log.schema.json` (JSON Schema draft 2020-12), which is in turn "
-        "generated from the pydantic models in `rules/events.py`. Readers ignore unknown extra fields; a missing or "
+        "generated from the pydantic models in `rules/events.py`. The normative text, with how lines are split "
+        "(LF or CRLF, blank lines, a byte order mark), field types, `null`, positions, the state and the `replay` "
+        "command, is [the log format](../log-format.md). Readers ignore unknown extra fields; a missing or "
         "mistyped required field is an error.",
-        "Our reader takes lines ending in `\\n` or `\\r\\n`, passes over blank lines (still counting them, so "
-        "an error names the line an editor shows) and a byte order mark before the first line. Writers should "
-        "write no blank lines and no byte order mark.",
         "## Log lines",
     ]
     for name in LOG_ORDER:
