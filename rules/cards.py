@@ -174,5 +174,5 @@ def parse_cards(codes: Iterable[str]) -> list[Card]:
 
 
 def codes_of_mask(mask: int) -> list[str]:
-    """The card codes of ``mask``, sorted as CONTRACT.md sorts hands."""
+    """The card codes of ``mask``, sorted as a state sorts hands (rules §1.5)."""
     return [CODES[card] for card in cards_of_mask(mask)]

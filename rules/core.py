@@ -41,7 +41,7 @@ REPETITIONS_FOR_DRAW = 3
 
 
 def beats(card: int, top: int, trump: int) -> bool:
-    """Whether ``card`` beats ``top`` for a player whose trump suit is ``trump`` (RULES.md §2.4).
+    """Whether ``card`` beats ``top`` for a player whose trump suit is ``trump`` (rules §2.4).
 
     A higher card of the same suit beats; a card of your own trump beats any card of
     another suit; whose trump ``top`` was for the player who played it does not matter.
@@ -378,7 +378,7 @@ def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card
 def position_error(
     trumps: Sequence[int], hands: Sequence[Sequence[int]], pile: Sequence[int], to_act: int, phase: int
 ) -> str | None:
-    """Why a position (CONTRACT.md ``position``) is refused, or ``None`` when it is a valid start."""
+    """Why a position (log format §L4.3) is refused, or ``None`` when it is a valid start."""
     if len(trumps) != len(hands):
         return f"the position has {len(trumps)} trumps for {len(hands)} hands"
     if len(set(trumps)) != len(trumps):

@@ -1,6 +1,6 @@
 """The events of a game, as pydantic models: the lines of a replay log, and notifications.
 
-Input events (CONTRACT.md) carry only decisions and the chance outcome of the deal;
+Input events (log format §L3) carry only decisions and the chance outcome of the deal;
 a log is a :class:`Start` header followed by them. Notifications report what the
 rules did on their own, so that a user interface or a server never re-derives it.
 
@@ -31,12 +31,12 @@ Seat = Annotated[int, Field(ge=0, le=3, description="A seat number, 0 to players
 
 class _Model(BaseModel):
     # Strict: a seat written as "1" or a flag written as 1 is a mistyped field, not a guess.
-    # Unknown extra fields are ignored, as CONTRACT.md asks of readers.
+    # Unknown extra fields are ignored, as the log format asks of readers (§L2.5).
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
 
 class RuleOptions(_Model):
-    """The rule options of a log header; each defaults as in RULES.md."""
+    """The rule options of a log header; each defaults as in docs/rules.md."""
 
     pass_sixes: bool = True
     must_beat: bool = False
@@ -75,7 +75,7 @@ class Start(_Model):
 
 
 class ChooseTrump(_Model):
-    """A player chooses their trump suit (RULES.md §2.1)."""
+    """A player chooses their trump suit (rules §2.1)."""
 
     type: Literal["choose_trump"] = "choose_trump"
     seat: Seat

@@ -58,7 +58,7 @@ _PLAY_EVENTS: dict[str, list[list[Move]]] = {
     kind: [[model(seat=seat, card=code) for code in CODES] for seat in range(4)]
     for kind, model in (("lead", Lead), ("beat", Beat), ("second", Second))
 }
-# The legal take says how many cards it takes (CONTRACT.md lets a writer add "count").
+# The legal take says how many cards it takes (log format §L3.4 lets a writer add "count").
 _TAKE_EVENTS = [{count: Take(seat=seat, count=count) for count in range(1, 37)} for seat in range(4)]
 
 

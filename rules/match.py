@@ -1,4 +1,4 @@
-"""A match: several hands in a row, the loser of each dealing the next (RULES.md §4).
+"""A match: several hands in a row, the loser of each dealing the next (rules §4).
 
 A :class:`Match` is the score sheet, nothing more: the rule options, the first dealer,
 how many hands it runs (``None`` for as many as the players like) and the outcome of

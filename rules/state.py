@@ -35,7 +35,7 @@ class Outcome(BaseModel):
 
 
 class GameState(BaseModel):
-    """The whole state, as ``trumps replay --json`` prints it (CONTRACT.md)."""
+    """The whole state, as ``trumps replay --json`` prints it (log format §L5)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -1,4 +1,4 @@
-"""RULES.md §4: in a match the loser deals the next hand; after a draw the same dealer deals again."""
+"""Rules §4: in a match the loser deals the next hand; after a draw the same dealer deals again."""
 
 from __future__ import annotations
 

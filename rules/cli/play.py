@@ -2,13 +2,13 @@
 
 Type a card (``TS``, ``ts``, ``10s``, ``10♠``) or its number in your hand, ``t`` to take,
 ``u`` to take back your last decision, ``h`` for a hint, ``q`` to stop, ``?`` for help.
-Hands follow each other as a match (RULES.md §4): the loser of a hand deals the next, and
+Hands follow each other as a match (rules §4): the loser of a hand deals the next, and
 the score counts the hands each player lost. Between hands you choose to play on, to stop,
 or to take back the move that ended the hand.
 
 When standard input is not a terminal, lines are read from it and the table is printed
 as plain text, so a test (or a script) can play through a pipe; the end of the input
-stops the game like ``q``. Each hand is kept as a replay log of its own (CONTRACT.md: a log
+stops the game like ``q``. Each hand is kept as a replay log of its own (log format §L3: a log
 is one game), saved at every prompt and at the end.
 """
 

@@ -1,4 +1,4 @@
-"""``trumps replay LOG [--json]``: check a log against the rules (CONTRACT.md)."""
+"""``trumps replay LOG [--json]``: check a log against the rules (log format §L6)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ decides what is legal or who has lost.
 How the repetition rule is treated, and why the values are exact
 =================================================================
 
-RULES.md §3 ends the game as a draw when the same position (hands, pile, player to act,
+Rules §3 ends the game as a draw when the same position (hands, pile, player to act,
 phase) arises for the third time. A game value therefore depends in general on the path
 that led to a position. The solver computes the value of a position *with repetition
 counts starting at that position* (the position counted once, nothing else seen), which

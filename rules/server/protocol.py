@@ -74,7 +74,7 @@ class TableInfo(_Message):
 
 
 class Score(_Message):
-    """The running score of the match (RULES.md §4)."""
+    """The running score of the match (rules §4)."""
 
     hand: int = Field(description="The number of the current hand, 1 for the first; 0 before it starts.")
     dealer: int | None = Field(description="The dealer of the current hand.")
@@ -120,7 +120,7 @@ class DealPublic(_Message):
 
 
 PlayerEvent = Annotated[ChooseTrump | Lead | Beat | Second | Take, Field(discriminator="type")]
-"""An event a seat sends: its trump choice or a move in play (the log events of CONTRACT.md)."""
+"""An event a seat sends: its trump choice or a move in play (the log events of docs/log-format.md)."""
 
 PublicEvent = Annotated[
     SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take,
@@ -258,7 +258,9 @@ class HandEnd(_Message):
     outcome: Outcome
     seed: str = Field(description="The secret seed, in decimal digits.")
     seed_hash: str
-    log: list[LogLine] = Field(description="The hand's replay log (CONTRACT.md): header, trump choice, deal, moves.")
+    log: list[LogLine] = Field(
+        description="The hand's replay log (docs/log-format.md): header, trump choice, deal, moves."
+    )
 
 
 class Update(_Message):

@@ -1,4 +1,4 @@
-"""``trumps play`` as a match (RULES.md §4): hands in a row, the dealer rule, the score, undo after the end,
+"""``trumps play`` as a match (rules §4): hands in a row, the dealer rule, the score, undo after the end,
 the trump prompt, and stopping with Ctrl-D or Ctrl-C."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def moves_of(game: Game) -> int:
 
 
 def expected_dealer(dealer: int, outcome: Outcome) -> int:
-    """RULES.md §4, written out here: the loser deals the next hand; after a draw the same dealer deals again."""
+    """Rules §4, written out here: the loser deals the next hand; after a draw the same dealer deals again."""
     return outcome.loser if outcome.result == "loss" and outcome.loser is not None else dealer
 
 

@@ -1,4 +1,4 @@
-"""``trumps replay`` on bad and good logs, as a real subprocess (CONTRACT.md, "Command line").
+"""``trumps replay`` on bad and good logs, as a real subprocess (log format §L6).
 
 A bad log must give exit status 1, an empty standard output and exactly one line on
 standard error, ``line N: why``, with the 1-based number of the first bad line and no
@@ -151,7 +151,7 @@ BAD = [
     Bad("deal_one_hand", text(*DEALT[:3], deal_line([SPADES + HEARTS + DIAMONDS + CLUBS])), 4),
     Bad("deal_twice", text(*DEALT, deal_line(DUEL_DEAL)), 5),
     Bad("deal_invalid_card", text(*DEALT[:3], deal_line([[*SPADES, *HEARTS[:-1], "XH"], DIAMONDS + CLUBS])), 4),
-    # --- inconsistent positions (CONTRACT.md lists when a position is refused)
+    # --- inconsistent positions (log format §L4.3 lists when a position is refused)
     Bad("position_same_trumps", text(header(), position(trumps=["S", "S"])), 2, ("trump",)),
     Bad("position_invalid_trump", text(header(), position(trumps=["S", "X"])), 2, ("trumps",)),
     Bad("position_card_twice_in_hands", text(header(), position(hands=[["AS", "7D"], ["7D"]])), 2, ("7D",)),

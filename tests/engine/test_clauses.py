@@ -1,4 +1,4 @@
-"""One test per clause of RULES.md (and of the state CONTRACT.md prints), on hand-made positions.
+"""One test per clause of docs/rules.md (and of the state log format §L5 prints), on hand-made positions.
 
 Each test is named after the clause it checks (``test_2_4_...`` checks §2.4). Games are
 built through real logs (:func:`rules.log.read_log`), so the log reader is exercised
@@ -532,7 +532,7 @@ def test_3_the_circle_returns_to_its_start() -> None:
 
 
 def test_3_the_third_repetition_is_a_draw_and_the_second_is_not() -> None:
-    # The position line counts as the first occurrence of its position (CONTRACT.md).
+    # The position line counts as the first occurrence of its position (rules §3.3.5).
     moves = CIRCLE * 2
     for played in range(len(moves)):
         game = at_position("SH", CIRCLE_HANDS, CIRCLE_PILE, 0, "respond", *moves[:played])
@@ -578,7 +578,7 @@ def test_3_a_position_repeated_by_undo_is_not_counted() -> None:
     assert outcome(game) == {"result": "draw", "reason": "repetition", "out_order": []}
 
 
-# --- CONTRACT.md: the state that `trumps replay --json` prints --------------------------------
+# --- log format §L5: the state that `trumps replay --json` prints --------------------------------
 
 
 def test_contract_state_before_the_deal_has_no_seat_to_act_and_null_trumps() -> None:

@@ -1,10 +1,10 @@
-"""The engine against an independent oracle: a deliberately naive second reading of RULES.md.
+"""The engine against an independent oracle: a deliberately naive second reading of docs/rules.md.
 
 The oracle below was written from the rule text alone, before reading ``rules/core.py``:
 cards are their two-character codes, hands and the pile are plain lists, and every rule
 is spelled out the slow, obvious way. Nothing in it comes from :mod:`rules`. The tests
 play many random games and positions and compare, at every ply, the legal moves, the
-refusals and the resulting states of the two readings. Section numbers are RULES.md's.
+refusals and the resulting states of the two readings. Section numbers are those of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def rank_of(card: str) -> int:
 
 
 def sort_cards(cards: list[str]) -> list[str]:
-    """Suits in the order S H D C, then ranks low to high (CONTRACT.md)."""
+    """Suits in the order S H D C, then ranks low to high (rules §1.5)."""
     return sorted(cards, key=PACK.index)  # PACK runs through the suits S H D C, each from 6 to A
 
 
@@ -77,7 +77,7 @@ Move = tuple[str, str | None]
 
 @dataclass
 class Oracle:
-    """A game in play, by the letter of RULES.md §2.3-§3."""
+    """A game in play, by the letter of rules §2.3-§3."""
 
     trumps: list[str]
     hands: list[list[str]]
@@ -110,7 +110,7 @@ class Oracle:
         must_beat: bool = False,
         out_order: list[int] | None = None,
     ) -> Oracle:
-        """CONTRACT.md: in phase lead or respond the position counts as its own first occurrence."""
+        """Rules §3.3.5: in phase lead or respond the position counts as its own first occurrence."""
         game = cls(list(trumps), [list(h) for h in hands], list(pile), to_act, phase, must_beat, list(out_order or []))
         if phase in ("lead", "respond"):
             game.seen[game.position()] += 1

@@ -80,7 +80,7 @@ def assert_cards_conserved(state: core.State) -> None:
 
 
 def beats_plainly(card: int, top: int, trump: int) -> bool:
-    """RULES.md §2.4, for checking the end of a game (cards are ``suit * 9 + rank``)."""
+    """Rules §2.4, for checking the end of a game (cards are ``suit * 9 + rank``)."""
     if card // 9 == top // 9:
         return card % 9 > top % 9
     return card // 9 == trump

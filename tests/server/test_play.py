@@ -64,7 +64,7 @@ def test_a_duel_of_two_hands_played_over_websockets(server: Server) -> None:
         assert numbers == list(range(numbers[0], numbers[-1] + 1))
     numbers = [n for n, _ in seats[0].acked] + [n for n, _ in seats[1].acked]
     assert len(numbers) == len(set(numbers)) > 20
-    # RULES.md §4: the loser of the first hand deals the second (after a draw the same dealer deals).
+    # Rules §4: the loser of the first hand deals the second (after a draw the same dealer deals).
     expected_dealer = first.outcome.loser if first.outcome.loser is not None else first.rules.dealer
     assert second.rules.dealer == expected_dealer
     score = seats[0].last["score"]
