@@ -1,0 +1,68 @@
+"""The repository stands alone: nothing points outside it, and every clause it cites exists.
+
+The normative texts are ``docs/rules.md`` (clauses §1 … §5.1), ``docs/log-format.md``
+(§L1 …) and ``docs/deals.md`` (§D1 …); code, tests, docs and ``spec/`` cite them.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+# Names of the old normative briefs that lived beside the repository, and paths leading out of it.
+OUTSIDE = re.compile(r"RULES\.md|CONTRACT\.md|\.\./shared|/work/shared")
+CITATION = re.compile(r"(?<![\w.])§([LD]?\d+(?:\.\d+)*)")
+
+
+def tracked_texts() -> dict[str, str]:
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    texts = {}
+    for name in names.decode().split("\0"):
+        path = ROOT / name
+        if not name or not path.is_file() or name.endswith("package-lock.json"):
+            continue
+        try:
+            texts[name] = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # a binary file (an image, say) points nowhere
+    return texts
+
+
+def defined_clauses() -> set[str]:
+    clauses = set()
+    for page in ("rules.md", "log-format.md", "deals.md"):
+        text = (DOCS / page).read_text(encoding="utf-8")
+        clauses |= set(re.findall(r"\*\*§([LD]?\d+(?:\.\d+)*)", text))
+        clauses |= set(re.findall(r"^#{2,3} §?([LD]?\d+(?:\.\d+)*)\.? ", text, re.M))
+    return clauses
+
+
+def test_no_tracked_file_points_outside_the_repository() -> None:
+    texts = tracked_texts()
+    assert "docs/rules.md" in texts and "rules/core.py" in texts
+    offenders = [
+        f"{name}:{number}: {line.strip()[:100]}"
+        for name, text in texts.items()
+        if name != "tests/docs/test_docs_references.py"
+        for number, line in enumerate(text.splitlines(), start=1)
+        if OUTSIDE.search(line)
+    ]
+    assert not offenders, "cite docs/rules.md or docs/log-format.md instead:\n" + "\n".join(offenders)
+
+
+def test_every_cited_clause_exists() -> None:
+    defined = defined_clauses()
+    assert {"1.4", "2.4.2", "3.3.5", "L4.5", "L6.2", "D1.5"} <= defined
+    missing = sorted(
+        {
+            f"§{clause} in {name}"
+            for name, text in tracked_texts().items()
+            for clause in CITATION.findall(re.sub(r"RFC \d+ §[\d.]+", "", text))
+            if clause not in defined
+        }
+    )
+    assert not missing, "these clauses are cited but not defined: " + ", ".join(missing)
