@@ -117,3 +117,20 @@ def test_endings_are_what_the_vectors_say() -> None:
     full = [vector for vector in GOOD if vector["name"].startswith("full_game")]
     assert {len(vector["final"]["hands"]) for vector in full} == {2, 3, 4}
     assert all(vector["final"]["phase"] == "finished" for vector in full)
+
+
+def test_every_state_line_is_printed_as_the_log_format_says() -> None:
+    """Log format §L5: the keys in a fixed order, ", " and ": " between items, one line; the outcome likewise."""
+    paths = sorted(VECTORS.glob("*.states.jsonl"))
+    assert paths
+    for path in paths:
+        for line in lines_of(path.name):
+            state = json.loads(line)
+            assert list(state) == ["phase", "to_act", "trumps", "hands", "pile", "outcome"], path.name
+            outcome = state["outcome"]
+            if outcome is not None:
+                detail = "loser" if outcome["result"] == "loss" else "reason"
+                assert list(outcome) == ["result", detail, "out_order"], path.name
+            assert json.dumps(state, ensure_ascii=False) == line, path.name
+            if state["phase"] in ("trump_choice", "deal"):
+                assert state["hands"] == [[]] * len(state["trumps"]) and state["pile"] == []
