@@ -241,8 +241,8 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
         data = line
     else:
         try:
-            data = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            data = json.loads(line, parse_constant=_not_json)
+        except ValueError as error:  # a JSONDecodeError, a UnicodeDecodeError or _not_json's
             raise EventError(f"malformed JSON: {error}") from None
     if not isinstance(data, dict):
         raise EventError(f"expected a JSON object, got {type(data).__name__}")
@@ -256,6 +256,11 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
     except ValidationError as error:
         details = "; ".join(_describe(dict(e), kind) for e in error.errors())
         raise EventError(f"invalid {kind} event: {details}") from None
+
+
+def _not_json(name: str) -> Any:
+    # Python's json module reads NaN and Infinity, which RFC 8259 does not have (log format §L1.6).
+    raise ValueError(f"{name} is not a JSON value")
 
 
 _KINDS = frozenset({"start", "choose_trump", "deal", "position", "lead", "beat", "second", "take"})

@@ -972,6 +972,14 @@ BAD: tuple[BadVector, ...] = (
         reason="players: Input should be a valid integer",
     ),
     bad(
+        "nan_is_not_json",
+        "NaN is no JSON value (RFC 8259), even in a field a reader would ignore.",
+        "log",
+        start(),
+        '{"type":"choose_trump","seat":1,"suit":"H","comment":NaN}',
+        reason="malformed JSON",
+    ),
+    bad(
         "line_that_is_not_an_object",
         "Every line is a JSON object.",
         "log",
