@@ -6,8 +6,8 @@ import { h, showToast } from "./ui.js";
 import { seatName } from "./words.js";
 
 export function trumpBadge(suit) {
-  if (!suit) return h("span", { class: "trump-badge none", title: t("trump.none") }, "?");
-  return h("span", { class: "trump-badge", title: t("trump.badge", { suit: suitName(suit) }) }, suitIcon(suit));
+  if (!suit) return h("span", { class: "trump-badge none", title: t("trump.none"), "data-word": t("trump.word") }, "?");
+  return h("span", { class: "trump-badge", title: t("trump.badge", { suit: suitName(suit) }), "data-word": t("trump.word") }, suitIcon(suit));
 }
 
 export function pileLabel(pile, shown) {

@@ -399,7 +399,7 @@ export class TableScreen {
   felt() {
     const message = this.update;
     const view = message.view;
-    const felt = h("div", { class: "felt" });
+    const felt = h("div", { class: "felt", "data-lost": t("table.lost") });
     if (message.status === "waiting" || !view) {
       felt.append(this.waitingDialog());
       return felt;
