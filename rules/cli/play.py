@@ -404,18 +404,21 @@ class Session:
 
     def _refused(self, event: Event, reason: str) -> str:
         """A refused decision in words. The engine's reason is an English sentence: it is shown as it is in
-        English; in another language the sentence is chosen by the kind of move refused (the moves typed here
-        are checked for being in your hand first, so a refused beat does not beat and a refused take is one
-        the must-beat rule forbids)."""
+        English; in another language the sentence is chosen by the kind of move refused and the phase (the
+        cards typed here are checked for being in your hand first, so a refused beat is a card that does not
+        beat, and a take in answer to a card is refused only by the must-beat rule)."""
         if language() == "en":
             return _("not allowed: {reason}").format(reason=self._in_words(reason))
-        top = self.game.pile[-1] if self.game.pile else None
-        if isinstance(event, Beat) and top is not None:
-            return _("not allowed: {card} does not beat {top}").format(
-                card=terminal.label(event.card), top=terminal.label(top)
-            )
-        if isinstance(event, Take) and top is not None:
-            return _("not allowed: you must beat {top} (must beat is on)").format(top=terminal.label(top))
+        game = self.game
+        top = terminal.label(game.pile[-1]) if game.pile else ""
+        if isinstance(event, Beat) and game.phase == "respond":
+            return _("not allowed: {card} does not beat {top}").format(card=terminal.label(event.card), top=top)
+        if isinstance(event, Take) and game.phase == "respond" and game.rules.must_beat:
+            return _("not allowed: you must beat {top} (must beat is on)").format(top=top)
+        if isinstance(event, Take) and game.phase == "second":
+            return _("not allowed: play your second card first")
+        if isinstance(event, Take) and game.phase == "lead":
+            return _("not allowed: the pile is empty, lead a card")
         return _("not allowed now")
 
     def _in_words(self, reason: str) -> str:

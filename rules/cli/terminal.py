@@ -217,7 +217,9 @@ def describe_notes(
         elif isinstance(note, WentOut):
             name = names[note.seat]
             you = is_you(name)
-            template = _("You went out, {place} (move {move}).") if you else _("{name} went out, {place} (move {move}).")
+            template = (
+                _("You went out, {place} (move {move}).") if you else _("{name} went out, {place} (move {move}).")
+            )
             line = Text(template.format(name=name, place=ordinal(note.place), move=move_number))
             line.stylize("bold green" if you else "bold")
             lines.append(line)
