@@ -8,8 +8,11 @@ or to take back the move that ended the hand.
 
 When standard input is not a terminal, lines are read from it and the table is printed
 as plain text, so a test (or a script) can play through a pipe; the end of the input
-stops the game like ``q``. Each hand is kept as a replay log of its own (log format §L3: a log
-is one game), saved at every prompt and at the end.
+stops the game like ``q``. The game speaks the language of ``--lang`` or of the usual
+``LANGUAGE`` / ``LC_ALL`` / ``LANG`` variables (:mod:`rules.locale`); what you type may
+use that language's suit names and take word as well as the English ones. Each hand is
+kept as a replay log of its own (log format §L3: a log is one game), saved at every prompt
+and at the end.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import io
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -32,12 +36,16 @@ from rules.cards import Card
 from rules.cli import terminal
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
 from rules.game import Game
+from rules.locale import LANGUAGES, _, language, language_from_environment, ngettext, pgettext, use_language
 from rules.log import write_log
 from rules.match import Match
 from rules.options import RuleSet
 from rules.players import LEVELS, Player, hint, make_player
 
-HELP = """\
+
+def help_text() -> str:
+    """The ``?`` text: the commands, and the rules in brief."""
+    return _("""\
 Commands:
   a card        TS, ts, 10s, 10♠ (rank 6-9, 10/T, J, Q, K, A; suit S H D C or ♠ ♥ ♦ ♣)
   a number      the card with that number in your hand
@@ -58,7 +66,8 @@ The rules in brief:
   card is your trump; the whole pile if it is the ace of your trump. The first to
   run out of cards wins; the last one holding cards loses the hand, and deals the next,
   unless that last hand is one card that beats the top card: then the hand is a draw.
-  So is a hand in which the same position comes round a third time."""
+  So is a hand in which the same position comes round a third time.""")
+
 
 _CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
 """A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
@@ -75,7 +84,27 @@ _SUIT_WORDS: dict[str, SuitCode] = {
     **{"spade": "S", "heart": "H", "diamond": "D", "club": "C"},
     **{"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"},
 }
-_NO_SUCH_CARD = "a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)"
+
+
+def _typed_suit_words() -> dict[str, SuitCode]:
+    """The words for each suit a player may type in the language spoken (the catalog lists them, space-separated)."""
+    words: dict[SuitCode, str] = {
+        "S": pgettext("words typed for spades, separated by spaces", "spades spade"),
+        "H": pgettext("words typed for hearts, separated by spaces", "hearts heart"),
+        "D": pgettext("words typed for diamonds, separated by spaces", "diamonds diamond"),
+        "C": pgettext("words typed for clubs, separated by spaces", "clubs club"),
+    }
+    return {word.lower(): suit for suit, listed in words.items() for word in listed.split()}
+
+
+def _typed_take_words() -> set[str]:
+    """What a player may type to take: ``t`` and ``take``, and the language's own words."""
+    return {"t", "take", *pgettext("words typed to take, separated by spaces", "t take").lower().split()}
+
+
+def _no_such_card() -> str:
+    return _("a card is a rank 6-9, 10/T, J, Q, K, A and a suit S, H, D, C (or ♠ ♥ ♦ ♣)")
+
 
 HAND_SEED_STEP = 1000
 """With ``--seed S``, hand ``n`` of a match is dealt from seed ``S + 1000·(n-1)``: reproducible, and every hand new."""
@@ -101,30 +130,51 @@ def parse_card(text: str, hand: list[str]) -> str:
         if 1 <= number <= len(hand):
             return hand[number - 1]
         if not hand:
-            raise InputError(f"there is no card number {number}: your hand is empty")
-        raise InputError(f"there is no card number {number}: your cards are numbered 1 to {len(hand)}")
-    typed = raw.upper().replace(" ", "").replace(_EMOJI_STYLE, "")
+            raise InputError(_("there is no card number {number}: your hand is empty").format(number=number))
+        raise InputError(
+            _("there is no card number {number}: your cards are numbered 1 to {count}").format(
+                number=number, count=len(hand)
+            )
+        )
+    raw_suit = _suit_word_at_end(raw)
+    typed = (raw_suit or raw).upper().replace(" ", "").replace(_EMOJI_STYLE, "")
     code = "".join(_SUITS_IN.get(char, char) for char in typed).replace("10", "T")
     if len(code) == 2 and code[0] in "SHDC" and code[1] not in "SHDC":
         code = code[1] + code[0]
     try:
         return Card.parse(code).code
     except ValueError:
-        raise InputError(f"no such card {raw!r}: {_NO_SUCH_CARD}") from None
+        raise InputError(_("no such card {typed!r}: {how}").format(typed=raw, how=_no_such_card())) from None
 
 
-def parse_suit(text: str, choices: str = "type S, H, D or C (or ♠ ♥ ♦ ♣)") -> SuitCode:
-    """A suit typed as a letter, symbol or word, in any case; ``choices`` ends the message of a typo.
+def _suit_word_at_end(text: str) -> str | None:
+    """``10 пик`` or ``Q hearts`` as ``10S`` / ``QH``: a rank then a suit named in words; ``None`` otherwise."""
+    rank, _space, word = text.strip().rpartition(" ")
+    suit = {**_SUIT_WORDS, **_typed_suit_words()}.get(word.lower()) if rank else None
+    return f"{rank}{suit}" if suit is not None and len(word) > 1 else None
+
+
+def parse_suit(text: str, choices: str | None = None) -> SuitCode:
+    """A suit typed as a letter, symbol or word (English, or the language spoken), in any case; ``choices`` ends
+    the message of a typo.
 
     >>> parse_suit("h"), parse_suit("♣"), parse_suit("Spades"), parse_suit(" HEART "), parse_suit("♦️")
     ('H', 'C', 'S', 'H', 'D')
     """
     typed = text.strip().lower().replace(_EMOJI_STYLE, "")
-    letter = _SUIT_WORDS.get(typed)
+    local = _typed_suit_words()
+    letter = _SUIT_WORDS.get(typed) or local.get(typed)
     if letter is None:
-        guess = difflib.get_close_matches(typed, ["spades", "hearts", "diamonds", "clubs"], n=1, cutoff=0.6)
-        meant = f" (did you mean {guess[0]}?)" if guess else ""
-        raise InputError(f"no such suit {text.strip()!r}{meant}: {choices}")
+        names = ["spades", "hearts", "diamonds", "clubs", *local]
+        guess = difflib.get_close_matches(typed, names, n=1, cutoff=0.6)
+        choices = choices if choices is not None else _("type S, H, D or C (or ♠ ♥ ♦ ♣)")
+        if guess:
+            raise InputError(
+                _("no such suit {typed!r} (did you mean {guess}?): {choices}").format(
+                    typed=text.strip(), guess=guess[0], choices=choices
+                )
+            )
+        raise InputError(_("no such suit {typed!r}: {choices}").format(typed=text.strip(), choices=choices))
     return letter
 
 
@@ -143,27 +193,38 @@ _BETWEEN_HANDS: dict[str, Literal["next", "stop", "undo", "help"]] = {
 }
 
 
-def _did_you_mean(text: str, prompt: str) -> str | None:
+def _did_you_mean(text: str, *, moving: bool) -> str | None:
     """What a mistyped command was probably meant to be, as ``'tkae': did you mean take (t)?``, or ``None``.
+    ``moving``: at the move prompt (take and hint are commands there, not at the trump prompt).
 
-    >>> _did_you_mean("tkae", "your move> "), _did_you_mean("KX", "your move> "), _did_you_mean("qiut", "your trump> ")
+    >>> _did_you_mean("tkae", moving=True), _did_you_mean("KX", moving=True), _did_you_mean("qiut", moving=False)
     ("'tkae': did you mean take (t)?", None, "'qiut': did you mean quit (q)?")
     """
-    keys = {"quit": "q", "help": "?", "undo": "u"} | ({"take": "t", "hint": "h"} if prompt == "your move> " else {})
+    keys = {"quit": "q", "help": "?", "undo": "u"} | ({"take": "t", "hint": "h"} if moving else {})
     guess = difflib.get_close_matches(text.lower(), keys, n=1, cutoff=0.6) if len(text) > 2 else []
-    return f"{text!r}: did you mean {guess[0]} ({keys[guess[0]]})?" if guess else None
+    if not guess:
+        return None
+    return _("{typed!r}: did you mean {command} ({key})?").format(typed=text, command=guess[0], key=keys[guess[0]])
+
+
+StopKind = Literal["quit", "end of input", "interrupted"]
 
 
 class Quit(Exception):
-    """The player stopped the game: ``q``, the end of the input (Ctrl-D) or Ctrl-C; ``why`` says which."""
+    """The player stopped the game: ``q``, the end of the input (Ctrl-D) or Ctrl-C; ``kind`` says which."""
 
-    def __init__(self, why: str = "You stopped the game.") -> None:
-        super().__init__(why)
-        self.why = why
+    def __init__(self, kind: StopKind = "quit") -> None:
+        super().__init__(kind)
+        self.kind = kind
 
-
-END_OF_INPUT = "End of input (Ctrl-D): the game stops here."
-INTERRUPTED = "Interrupted (Ctrl-C): the game stops here."
+    @property
+    def why(self) -> str:
+        """The stop in words."""
+        if self.kind == "end of input":
+            return _("End of input (Ctrl-D): the game stops here.")
+        if self.kind == "interrupted":
+            return _("Interrupted (Ctrl-C): the game stops here.")
+        return _("You stopped the game.")
 
 
 class Session:
@@ -202,7 +263,7 @@ class Session:
         self._marks: list[int] = []
         # When each seat went out (move number), for the summary.
         self.went_out: dict[int, int] = {}
-        self._pending: Text | None = None  # a beat, told with its second card
+        self._pending: terminal.PendingBeat | None = None  # a beat, told with its second card
         self._watching_the_rest = False
 
     # --- the loop -------------------------------------------------------------------------
@@ -212,7 +273,7 @@ class Session:
         try:
             self._play()
         except KeyboardInterrupt:
-            raise Quit(INTERRUPTED) from None
+            raise Quit("interrupted") from None
 
     def _play(self) -> None:
         game = self.game
@@ -232,9 +293,9 @@ class Session:
     def _bot_move(self, seat: int) -> Event:
         """The computer's move at ``seat``, with a spinner at a terminal in case it thinks for a while."""
         if self._watching_the_rest:
-            with self._thinking("The others play on…"):
+            with self._thinking(_("The others play on…")):
                 return self.finishers[seat].choose(self.game.view(seat))
-        with self._thinking(f"{self.names[seat]} is thinking…"):
+        with self._thinking(_("{name} is thinking…").format(name=self.names[seat])):
             return self.bots[seat].choose(self.game.view(seat))
 
     def say(self, line: Text | str) -> None:
@@ -258,9 +319,10 @@ class Session:
             line = terminal.describe_move(self.names[event.seat], event, top, self._pending)
             self._pending = None
             if isinstance(event, Beat) and game.phase == "second":
-                self._pending = line  # told together with the second card
+                assert top is not None
+                self._pending = (top, event.card)  # told together with the second card
             else:
-                self.say(Text.assemble("  ", line, "."))
+                self.say(Text.assemble("  ", line))
         new_top = game.pile[-1] if game.pile else None
         for note_line in terminal.describe_notes(notes, self.names, self.moves_played, new_top, game.trumps):
             self.say(Text.assemble("  ", note_line))
@@ -272,8 +334,12 @@ class Session:
                 self.went_out[note.seat] = self.moves_played
                 if note.seat == self.you and not self.game.is_over():
                     self._watching_the_rest = True
-                    quickly = " (quickly, by rules of thumb)" if self.finishers is not self.bots else ""
-                    self.say(Text(f"  The others play on to the end{quickly}…", style="dim"))
+                    rest = (
+                        _("The others play on to the end (quickly, by rules of thumb)…")
+                        if self.finishers is not self.bots
+                        else _("The others play on to the end…")
+                    )
+                    self.say(Text("  " + rest, style="dim"))
 
     # --- your decisions -------------------------------------------------------------------
 
@@ -284,24 +350,31 @@ class Session:
             choices = Text(", ").join(
                 Text.assemble(terminal.suit_text(suit, name=True), f" ({suit.lower()})") for suit in free
             )
-            only = ", the only one left: press Enter" if len(free) == 1 else ""
-            self.say(Text.assemble("Choose your trump suit, blind (before the deal):\n  ", choices, only))
-            self._decide("your trump> ", self._trump_of)
+            ask = (
+                _("Choose your trump suit, blind (before the deal):\n  {choices}, the only one left: press Enter")
+                if len(free) == 1
+                else _("Choose your trump suit, blind (before the deal):\n  {choices}")
+            )
+            self.say(terminal.fill(ask, choices=choices))
+            self._decide(_("your trump> "), self._trump_of, moving=False)
             return
         view = game.view(self.you)
-        title = f"Move {self.moves_played + 1} · your turn"
-        if self.hand is not None:
-            title = f"Hand {self.hand} · {title}"
+        move = self.moves_played + 1
+        title = (
+            _("Move {move} · your turn").format(move=move)
+            if self.hand is None
+            else _("Hand {hand} · move {move} · your turn").format(hand=self.hand, move=move)
+        )
         moves = terminal.moves_text(view, self.names)
         self.console.print(
             terminal.table(view, self.names, title, moves, min(terminal.TABLE_WIDTH, self.console.width))
         )
-        self._decide("your move> ", self._move_of)
+        self._decide(_("your move> "), self._move_of, moving=True)
 
     def _free_suits(self) -> list[SuitCode]:
         return [event.suit for event in self.game.legal_moves() if isinstance(event, ChooseTrump)]
 
-    def _decide(self, prompt: str, understand: Callable[[str], Event]) -> None:
+    def _decide(self, prompt: str, understand: Callable[[str], Event], *, moving: bool) -> None:
         """Ask until you type a legal decision (then push it) or take back an earlier one."""
         game = self.game
         while True:
@@ -311,11 +384,11 @@ class Session:
             except InputError as error:
                 command = _COMMANDS.get(text.lower())
                 if command is None:
-                    self.say(Text(_did_you_mean(text, prompt) or str(error), style="yellow"))
+                    self.say(Text(_did_you_mean(text, moving=moving) or str(error), style="yellow"))
                 elif command == "quit":
                     raise Quit from None
                 elif command == "help":
-                    self.say(HELP)
+                    self.say(help_text())
                 elif command == "hint":
                     self.say(self._hint())
                 elif self.take_back():
@@ -323,11 +396,30 @@ class Session:
                 continue
             reason = game.refusal(event)
             if reason is not None:
-                self.say(Text(f"not allowed: {self._in_words(reason)}", style="yellow"))
+                self.say(Text(self._refused(event, reason), style="yellow"))
                 continue
             self._marks.append(len(game.events))
             self._apply(event)
             return
+
+    def _refused(self, event: Event, reason: str) -> str:
+        """A refused decision in words. The engine's reason is an English sentence: it is shown as it is in
+        English; in another language the sentence is chosen by the kind of move refused and the phase (the
+        cards typed here are checked for being in your hand first, so a refused beat is a card that does not
+        beat, and a take in answer to a card is refused only by the must-beat rule)."""
+        if language() == "en":
+            return _("not allowed: {reason}").format(reason=self._in_words(reason))
+        game = self.game
+        top = terminal.label(game.pile[-1]) if game.pile else ""
+        if isinstance(event, Beat) and game.phase == "respond":
+            return _("not allowed: {card} does not beat {top}").format(card=terminal.label(event.card), top=top)
+        if isinstance(event, Take) and game.phase == "respond" and game.rules.must_beat:
+            return _("not allowed: you must beat {top} (must beat is on)").format(top=top)
+        if isinstance(event, Take) and game.phase == "second":
+            return _("not allowed: play your second card first")
+        if isinstance(event, Take) and game.phase == "lead":
+            return _("not allowed: the pile is empty, lead a card")
+        return _("not allowed now")
 
     def _in_words(self, reason: str) -> str:
         """An engine message as you read it: cards as labels, seats by name (``seat 0 cannot`` as ``you cannot``)."""
@@ -343,35 +435,43 @@ class Session:
     def _ask(self, prompt: str) -> str:
         line = self.read_line(prompt)
         if line is None:
-            raise Quit(END_OF_INPUT)
+            raise Quit("end of input")
         return line.strip()
 
     def _trump_of(self, text: str) -> Event:
         """Your trump choice meant by ``text``; a suit somebody already chose is refused with its owner's name."""
         free = self._free_suits()
-        named = [f"{terminal.SUIT_NAMES[other]} ({other.lower()})" for other in free]
-        offered = f"{', '.join(named[:-1])} or {named[-1]}" if len(named) > 1 else named[0]
+        named = [f"{terminal.suit_name(other)} ({other.lower()})" for other in free]
+        offered = (
+            _("{suits} or {last}").format(suits=", ".join(named[:-1]), last=named[-1]) if len(named) > 1 else named[0]
+        )
         if not text.strip():
             if len(free) == 1:
                 return ChooseTrump(seat=self.you, suit=free[0])
-            raise InputError(f"type your trump suit: {offered}")
-        suit = parse_suit(text, f"choose {offered}")
+            raise InputError(_("type your trump suit: {suits}").format(suits=offered))
+        suit = parse_suit(text, _("choose {suits}").format(suits=offered))
         if suit not in free:
             owner = self.game.trumps.index(suit)
-            raise InputError(f"{terminal.SUIT_NAMES[suit]} are already {self.names[owner]}'s trump: choose {offered}")
+            raise InputError(
+                _("{suit} are already {name}'s trump: choose {suits}").format(
+                    suit=terminal.suit_name(suit), name=self.names[owner], suits=offered
+                )
+            )
         return ChooseTrump(seat=self.you, suit=suit)
 
     def _move_of(self, text: str) -> Event:
         """The move meant by ``text``: take, or a card (by name or number) played as the phase requires."""
         if not text:
-            raise InputError("type a card, its number, t to take, or ? for help")
-        if text.lower() in ("t", "take"):
+            raise InputError(
+                _("type a card, its number, {take} to take, or ? for help").format(take=terminal.take_key())
+            )
+        if text.lower() in _typed_take_words():
             return Take(seat=self.you)
         game = self.game
         hand = game.hand(self.you)
         code = parse_card(text, hand)
         if code not in hand:
-            raise InputError(f"you do not hold {terminal.label(code)}")
+            raise InputError(_("you do not hold {card}").format(card=terminal.label(code)))
         if game.phase == "lead":
             return Lead(seat=self.you, card=code)
         if game.phase == "respond":
@@ -381,14 +481,18 @@ class Session:
     def _hint(self) -> Text:
         """What the strongest computer player would do in your place."""
         if self.game.phase == "trump_choice":
-            return Text("no hint for the trump choice: it is made before you see your cards", style="yellow")
+            return Text(_("no hint for the trump choice: it is made before you see your cards"), style="yellow")
         view = self.game.view(self.you)
-        with self._thinking("Looking for a hint…"):
+        with self._thinking(_("Looking for a hint…")):
             suggestion = hint(view)
         if isinstance(suggestion, (Lead, Beat, Second)):
             card = suggestion.card
-            return Text.assemble("hint: ", terminal.card_text(card, style="bold"), f" ({view.hand.index(card) + 1})")
-        return Text.assemble("hint: ", ("take", "bold"), " (t)")
+            return terminal.fill(
+                _("hint: {card} ({number})"),
+                card=terminal.card_text(card, style="bold"),
+                number=view.hand.index(card) + 1,
+            )
+        return terminal.fill(_("hint: {take} ({key})"), take=Text(_("take"), style="bold"), key=terminal.take_key())
 
     def _thinking(self, message: str) -> AbstractContextManager[object]:
         """A spinner at a terminal while the computer thinks; nothing in a pipe."""
@@ -400,25 +504,37 @@ class Session:
         Works after the end of the hand too. Afterwards it is always your turn again.
         """
         if not self.allow_undo:
-            self.say(Text("undo is off in this game (--no-undo)", style="yellow"))
+            self.say(Text(_("undo is off in this game (--no-undo)"), style="yellow"))
             return False
         if not self._marks:
-            self.say(Text("nothing to take back yet", style="yellow"))
+            self.say(Text(_("nothing to take back yet"), style="yellow"))
             return False
         mark = self._marks.pop()
         game = self.game
-        popped = [game.pop() for _ in range(len(game.events) - mark)]
+        popped = [game.pop() for _event in range(len(game.events) - mark)]
         theirs = sum(1 for event in popped if getattr(event, "seat", self.you) != self.you)
-        yours = "trump choice" if isinstance(popped[-1], ChooseTrump) else "move"
+        trump_choice = isinstance(popped[-1], ChooseTrump)
         self._pending = None
         if game.phase == "second":  # back between your beat and your second card: the beat is told with it
-            beat = Beat(seat=self.you, card=game.pile[-1])
-            self._pending = terminal.describe_move(self.names[self.you], beat, game.pile[-2], None)
+            self._pending = (game.pile[-2], game.pile[-1])
         self._watching_the_rest = False  # it is your turn again, so you hold cards
         self.went_out = {seat: when for seat, when in self.went_out.items() if seat in game.view(None).out_order}
         self.undos += 1
-        since = f" and the {theirs} computer move{'s' if theirs != 1 else ''} after it" if theirs else ""
-        self.say(Text(f"Took back your last {yours}{since}.", style="magenta"))
+        if not theirs:
+            said = _("Took back your last trump choice.") if trump_choice else _("Took back your last move.")
+        elif trump_choice:
+            said = ngettext(
+                "Took back your last trump choice and the {count} computer move after it.",
+                "Took back your last trump choice and the {count} computer moves after it.",
+                theirs,
+            ).format(count=theirs)
+        else:
+            said = ngettext(
+                "Took back your last move and the {count} computer move after it.",
+                "Took back your last move and the {count} computer moves after it.",
+                theirs,
+            ).format(count=theirs)
+        self.say(Text(said, style="magenta"))
         return True
 
     # --- the end --------------------------------------------------------------------------
@@ -426,18 +542,32 @@ class Session:
     def summary(self) -> None:
         game = self.game
         outcome = game.outcome
+        over = outcome is not None
         if self.hand is None:
-            self.console.rule("Game over" if outcome is not None else "Game stopped")
+            self.console.rule(_("Game over") if over else _("Game stopped"))
         else:
-            self.console.rule(f"Hand {self.hand} {'over' if outcome is not None else 'stopped'}")
+            self.console.rule((_("Hand {hand} over") if over else _("Hand {hand} stopped")).format(hand=self.hand))
         for place, seat in enumerate(game.view(None).out_order, start=1):
-            self.say(f"{self.names[seat]} went out {terminal.ordinal(place)}, at move {self.went_out[seat]}.")
+            name = self.names[seat]
+            went = (
+                _("You went out {place}, at move {move}.")
+                if terminal.is_you(name)
+                else _("{name} went out {place}, at move {move}.")
+            )
+            self.say(went.format(name=name, place=terminal.ordinal(place), move=self.went_out[seat]))
         counts = game.view(None).hand_counts
         holding = [f"{self.names[seat]} {counts[seat]}" for seat in range(game.rules.players) if counts[seat]]
         if holding and game.phase not in ("trump_choice", "deal"):
-            self.say(f"Cards left: {', '.join(holding)}.")
-        undone = f" (you took back {self.undos} time{'s' if self.undos != 1 else ''})" if self.undos else ""
-        self.say(f"Moves played: {self.moves_played}{undone}.")
+            self.say(_("Cards left: {holding}.").format(holding=", ".join(holding)))
+        if self.undos:
+            played = ngettext(
+                "Moves played: {moves} (you took back {count} time).",
+                "Moves played: {moves} (you took back {count} times).",
+                self.undos,
+            )
+        else:
+            played = _("Moves played: {moves}.")
+        self.say(played.format(moves=self.moves_played, count=self.undos))
         if outcome is not None:
             last = [seat for seat in range(game.rules.players) if game.hand(seat)]
             last_hand = game.hand(last[0]) if last else []
@@ -452,16 +582,16 @@ class Session:
         """
         if last and not self.allow_undo:
             return "stop"
-        choices = ["Enter: finish" if last else "Enter or n: next hand"]
+        choices = [_("Enter: finish") if last else _("Enter or n: next hand")]
         if self.allow_undo:
-            choices.append("u: take back your last move")
+            choices.append(_("u: take back your last move"))
         if not last:
-            choices.append("q: stop")
+            choices.append(_("q: stop"))
         options = " · ".join(choices)
         self.say(Text(options, style="dim"))
         while True:
             try:
-                line = self.read_line("finish> " if last else "next hand> ")
+                line = self.read_line(_("finish> ") if last else _("next hand> "))
             except KeyboardInterrupt:
                 self.console.print()
                 return "stop"
@@ -477,9 +607,14 @@ class Session:
                     return "undo"
                 continue
             if choice is None:
-                self.say(Text(f"{line.strip()!r} is not an answer here; {options}", style="yellow"))
+                self.say(
+                    Text(
+                        _("{typed!r} is not an answer here; {options}").format(typed=line.strip(), options=options),
+                        style="yellow",
+                    )
+                )
             else:
-                self.say(Text(f"The hand is over; {options}", style="yellow"))
+                self.say(Text(_("The hand is over; {options}").format(options=options), style="yellow"))
 
 
 # --- A match: hands one after another -----------------------------------------------------------
@@ -530,16 +665,20 @@ def play_match(
         played.append(game)
         read = _saving(log, game, read_line)
         session = Session(game, you, bots, console, read, undo=undo, hand=number, finishers=finishers)
-        of = f" of {match.hands}" if match.hands is not None else ""
-        console.rule(f"Hand {number}{of} · {terminal.deals(names[match.dealer])}")
+        title = (
+            _("Hand {hand} of {total}").format(hand=number, total=match.hands)
+            if match.hands is not None
+            else _("Hand {hand}").format(hand=number)
+        )
+        console.rule(f"{title} · {terminal.deals(names[match.dealer])}")
         go_on = _play_hand(session, match)
         log.update(game)
         if path is not None:
-            console.print(f"Log saved to {path} (check it with: trumps replay {path})")
+            console.print(_("Log saved to {path} (check it with: trumps replay {path})").format(path=path))
         if not go_on:
             break
     if match.results and match.hands != 1:
-        console.rule("Match over" if match.over else "Match stopped")
+        console.rule(_("Match over") if match.over else _("Match stopped"))
         for line in terminal.match_summary(match.hands_lost, match.draws, names):
             console.print(line, highlight=False)
     return played
@@ -561,7 +700,7 @@ def _play_hand(session: Session, match: Match) -> bool:
         try:
             session.run()
         except Quit as stop:
-            if stop.why == INTERRUPTED:
+            if stop.kind == "interrupted":
                 session.console.print()  # Ctrl-C may leave the cursor after a prompt
             session.say(Text(stop.why, style="bold"))
             session.summary()
@@ -572,7 +711,9 @@ def _play_hand(session: Session, match: Match) -> bool:
         session.summary()
         score = terminal.score_text(match.hands_lost, match.draws, session.names)
         if not match.over:
-            score.append(f" {terminal.deals(session.names[match.dealer])} the next hand.")
+            dealer = session.names[match.dealer]
+            next_dealer = _("You deal the next hand.") if terminal.is_you(dealer) else _("{name} deals the next hand.")
+            score.append(" " + next_dealer.format(name=dealer))
         session.say(score)
         choice = session.after_hand(last=match.over)
         if choice != "undo":
@@ -657,6 +798,13 @@ def play(
     undo: Annotated[
         bool, typer.Option(help="Allow taking moves back, even the one that ended a hand (a casual game).")
     ] = True,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help=f"The game's language: {', '.join(LANGUAGES)}.",
+            show_default="from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en",
+        ),
+    ] = None,
 ) -> None:
     """Play against the computer in the terminal, one hand after another.
 
@@ -665,6 +813,10 @@ def play(
     choose: the next hand, stop, or take back your last move. Each hand is saved as a
     replay log.
     """
+    if lang is not None and lang not in LANGUAGES:
+        typer.echo(f"--lang {lang}: choose one of {', '.join(LANGUAGES)}", err=True)
+        raise typer.Exit(2)
+    use_language(lang if lang is not None else language_from_environment(os.environ))
     error = _option_error(players, seat, dealer, level, hands)
     if error is not None:
         typer.echo(error, err=True)
@@ -682,21 +834,40 @@ def play(
         else None
     )
     path = None if no_save else save if save is not None else _default_log_path()
-    opponents = ", ".join(name for name in terminal.seat_names(players, seat) if name != "You")
-    length = "one hand" if hands == 1 else f"a match of {hands} hands" if hands else "hand after hand"
-    console.print(
-        Text.assemble(("Svoi Kozyri", "bold"), f" — you (seat {seat}) against {opponents}, level {level}, {length}.")
+    opponents = ", ".join(name for name in terminal.seat_names(players, seat) if not terminal.is_you(name))
+    length = (
+        ngettext("a match of {count} hand", "a match of {count} hands", hands).format(count=hands)
+        if hands and hands > 1
+        else _("one hand")
+        if hands == 1
+        else _("hand after hand")
     )
+    strength = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard"), "perfect": _("perfect")}.get(level, level)
     console.print(
-        f"Rules: {players} players, sixes {'pass' if pass_sixes else 'stay'}, must beat {'on' if must_beat else 'off'}."
-        " ? for help, q to stop.",
+        terminal.fill(
+            _("{game} — you (seat {seat}) against {opponents}, level {level}, {length}."),
+            game=Text(_("Svoi Kozyri"), style="bold"),
+            seat=seat,
+            opponents=opponents,
+            level=strength,
+            length=length,
+        )
+    )
+    sixes = _("sixes pass") if pass_sixes else _("sixes stay")
+    must = _("must beat on") if must_beat else _("must beat off")
+    console.print(
+        ngettext(
+            "Rules: {count} player, {sixes}, {must}. ? for help, q to stop.",
+            "Rules: {count} players, {sixes}, {must}. ? for help, q to stop.",
+            players,
+        ).format(count=players, sixes=sixes, must=must),
         style="dim",
     )
     read = _reader(console, interactive)
     try:
         play_match(match, seat, bots, console, read, seed=seed, log_path=path, undo=undo, finishers=finishers)
     except KeyboardInterrupt:  # between prompts (a summary, a save): the logs were saved at the last prompt
-        console.print("\nInterrupted.")
+        console.print("\n" + _("Interrupted."))
 
 
 class LogFile:
@@ -726,7 +897,7 @@ class LogFile:
             else:
                 write_log(game, self.path)
         except OSError as problem:
-            typer.echo(f"cannot save the log to {self.path}: {problem.strerror}", err=True)
+            typer.echo(_("cannot save the log to {path}: {why}").format(path=self.path, why=problem.strerror), err=True)
             raise typer.Exit(1) from None
         self._written = events
 
@@ -742,13 +913,17 @@ def _print_what_can_be_printed() -> None:
 
 def _option_error(players: int, seat: int, dealer: int, level: str, hands: int | None) -> str | None:
     if not 2 <= players <= 4:
-        return f"--players {players}: a game has 2, 3 or 4 players"
+        return _("--players {players}: a game has 2, 3 or 4 players").format(players=players)
     if not 0 <= seat < players:
-        return f"--seat {seat} is not a seat of a {players}-player game (seats 0-{players - 1})"
+        return _("--seat {seat} is not a seat of a {players}-player game (seats 0-{last})").format(
+            seat=seat, players=players, last=players - 1
+        )
     if not 0 <= dealer < players:
-        return f"--dealer {dealer} is not a seat of a {players}-player game (seats 0-{players - 1})"
+        return _("--dealer {dealer} is not a seat of a {players}-player game (seats 0-{last})").format(
+            dealer=dealer, players=players, last=players - 1
+        )
     if level not in LEVELS:
-        return f"--level {level}: choose one of {', '.join(LEVELS)}"
+        return _("--level {level}: choose one of {levels}").format(level=level, levels=", ".join(LEVELS))
     if hands is not None and hands < 1:
-        return f"--hands {hands}: a match has at least 1 hand"
+        return _("--hands {hands}: a match has at least 1 hand").format(hands=hands)
     return None

@@ -3,6 +3,9 @@
 Everything here turns engine data (card codes, views, events, notifications) into
 ``rich`` text; nothing here decides a rule. Hearts and diamonds print red, the other
 suits in the terminal's own colour; with colour off the same text reads as plain text.
+Every sentence is one whole message of the gettext catalogs (:mod:`rules.locale`), with
+``{placeholders}`` for names and cards; a sentence about you has a message of its own,
+since most languages conjugate the verb for it.
 
 >>> seat_names(players=3, you=1)
 ['East', 'You', 'West']
@@ -12,6 +15,7 @@ suits in the terminal's own colour; with colour off the same text reads as plain
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
@@ -22,13 +26,53 @@ from rich.text import Text
 from rules import core
 from rules.cards import SUIT_CHARS, Card, Suit
 from rules.events import Beat, ChooseTrump, Deal, Lead, Notification, Second, SixPassed, Take, Took, WentOut
+from rules.locale import _, ngettext, pgettext
 from rules.state import Outcome, View
 
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
-# Seats are named by compass point with you in the South; play passes to the left
-# (South, West, North, East), which is the order of increasing seat numbers.
-_COMPASS = {2: ("You", "North"), 3: ("You", "West", "East"), 4: ("You", "West", "North", "East")}
+def suit_name(letter: str) -> str:
+    """A suit's name in the language spoken: ``hearts``, ``черви``."""
+    return {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}[letter]
+
+
+def you_name() -> str:
+    """Your seat's name: ``You``."""
+    return _("You")
+
+
+def is_you(name: str) -> bool:
+    """Whether ``name`` (from :func:`seat_names`) is your seat's."""
+    return name == you_name()
+
+
+def _compass(players: int) -> tuple[str, ...]:
+    # Seats are named by compass point with you in the South; play passes to the left
+    # (South, West, North, East), which is the order of increasing seat numbers.
+    return {
+        2: (you_name(), _("North")),
+        3: (you_name(), _("West"), _("East")),
+        4: (you_name(), _("West"), _("North"), _("East")),
+    }[players]
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def fill(template: str, **values: str | int | Text) -> Text:
+    """A translated sentence as rich text, its ``{placeholders}`` replaced by ``values`` (coloured cards stay coloured).
+
+    >>> fill("{name} led {card}.", name="East", card=card_text("9H")).plain
+    'East led 9♥.'
+    """
+    parts: list[str | Text] = []
+    for index, piece in enumerate(_PLACEHOLDER.split(template)):
+        if index % 2 == 0:
+            parts.append(piece)
+        else:
+            value = values[piece]
+            parts.append(value if isinstance(value, Text) else str(value))
+    return Text.assemble(*parts)
+
 
 PILE_SHOWN = 8
 """How many of the pile's top cards the table shows."""
@@ -39,18 +83,18 @@ TABLE_WIDTH = 78
 
 def seat_names(players: int, you: int) -> list[str]:
     """The display name of every seat: ``You`` for yours, compass points for the others."""
-    names = _COMPASS[players]
+    names = _compass(players)
     return [names[(seat - you) % players] for seat in range(players)]
 
 
 def deals(name: str) -> str:
     """``You deal`` or ``North deals``."""
-    return f"{name} deal{'' if name == 'You' else 's'}"
+    return _("You deal") if is_you(name) else _("{name} deals").format(name=name)
 
 
 def ordinal(place: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``."""
-    return str(place) + {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
+    """A place in the order of going out: ``1st``, ``2nd``, ``3rd``, ``4th`` (in words, in some languages)."""
+    return (_("1st"), _("2nd"), _("3rd"), _("4th"))[place - 1]
 
 
 def suit_style(letter: str) -> str:
@@ -60,7 +104,7 @@ def suit_style(letter: str) -> str:
 def suit_text(letter: str, *, name: bool = False) -> Text:
     """A suit's symbol (and name), coloured: ``♥ hearts``."""
     symbol = Suit.parse(letter).symbol
-    return Text(f"{symbol} {SUIT_NAMES[letter]}" if name else symbol, style=suit_style(letter))
+    return Text(f"{symbol} {suit_name(letter)}" if name else symbol, style=suit_style(letter))
 
 
 def card_text(code: str, *, style: str = "") -> Text:
@@ -82,41 +126,68 @@ def label(code: str) -> str:
 
 def describe_trump(name: str, event: ChooseTrump) -> Text:
     """``West chose ♥ hearts as trump.``"""
-    return Text.assemble(f"{name} chose ", suit_text(event.suit, name=True), " as trump.")
+    if is_you(name):
+        return fill(_("You chose {suit} as trump."), suit=suit_text(event.suit, name=True))
+    return fill(_("{name} chose {suit} as trump."), name=name, suit=suit_text(event.suit, name=True))
 
 
 def describe_deal(deal: Deal, notes: Sequence[Notification], names: Sequence[str]) -> list[Text]:
     """The deal and the sixes passed right after it."""
     sizes = {len(hand) for hand in deal.hands}
-    each = f"{sizes.pop()} cards each" if len(sizes) == 1 else "cards"
-    lines = [Text(f"The cards are dealt: {each}.")]
+    if len(sizes) == 1:
+        count = sizes.pop()
+        lines = [
+            Text(
+                ngettext(
+                    "The cards are dealt: {count} card each.", "The cards are dealt: {count} cards each.", count
+                ).format(count=count)
+            )
+        ]
+    else:
+        lines = [Text(_("The cards are dealt."))]
     for note in notes:
         if isinstance(note, SixPassed):
-            lines.append(
-                Text.assemble(
-                    f"{names[note.from_seat]} passed ",
-                    card_text(note.card),
-                    f" to {'you' if names[note.to_seat] == 'You' else names[note.to_seat]} "
-                    f"({'your' if names[note.to_seat] == 'You' else 'their'} trump).",
-                )
-            )
+            giver, taker = names[note.from_seat], names[note.to_seat]
+            if is_you(taker):
+                template = _("{name} passed {card} to you (your trump).")
+            elif is_you(giver):
+                template = _("You passed {card} to {other} (their trump).")
+            else:
+                template = _("{name} passed {card} to {other} (their trump).")
+            lines.append(fill(template, name=giver, other=taker, card=card_text(note.card)))
     return lines
 
 
-def describe_move(name: str, event: Lead | Beat | Second, top: str | None, pending: Text | None) -> Text:
-    """One move in words. A beat is reported with its second card, so ``pending`` carries it over.
+PendingBeat = tuple[str, str]
+"""A beat not told yet, as (the card beaten, the card it was beaten with): it is told with the second card."""
 
-    >>> beat = describe_move("East", Beat(seat=1, card="JH"), "9H", None)
-    >>> describe_move("East", Second(seat=1, card="7C"), None, beat).plain
-    'East beat 9♥ with J♥ and played 7♣'
+
+def describe_move(name: str, event: Lead | Beat | Second, top: str | None, pending: PendingBeat | None) -> Text:
+    """One move in words, a whole sentence. A beat is told with its second card, so ``pending`` carries it over.
+
+    >>> describe_move("East", Second(seat=1, card="7C"), None, ("9H", "JH")).plain
+    'East beat 9♥ with J♥ and played 7♣.'
+    >>> describe_move("You", Lead(seat=0, card="TS"), None, None).plain
+    'You led 10♠.'
     """
+    you = is_you(name)
     if isinstance(event, Lead):
-        return Text.assemble(f"{name} led ", card_text(event.card))
+        return fill(_("You led {card}.") if you else _("{name} led {card}."), name=name, card=card_text(event.card))
     if isinstance(event, Beat):
         assert top is not None
-        return Text.assemble(f"{name} beat ", card_text(top), " with ", card_text(event.card))
-    start = pending if pending is not None else Text(name)
-    return Text.assemble(start, " and played ", card_text(event.card))
+        template = _("You beat {top} with {card}.") if you else _("{name} beat {top} with {card}.")
+        return fill(template, name=name, top=card_text(top), card=card_text(event.card))
+    if pending is None:
+        return fill(
+            _("You played {card}.") if you else _("{name} played {card}."), name=name, card=card_text(event.card)
+        )
+    beaten, beat_with = pending
+    template = (
+        _("You beat {top} with {card} and played {second}.")
+        if you
+        else _("{name} beat {top} with {card} and played {second}.")
+    )
+    return fill(template, name=name, top=card_text(beaten), card=card_text(beat_with), second=card_text(event.card))
 
 
 def describe_notes(
@@ -134,37 +205,71 @@ def describe_notes(
 
     >>> took = Took(seat=2, cards=["9H", "JH", "7C"], whole_pile=False)
     >>> describe_notes([took], ["You", "North", "West"], 12, "8S")[0].plain
-    'West took 3 cards: 9♥ J♥ 7♣; 8♠ is on top now.'
+    'West took 3 cards: 9♥ J♥ 7♣. 8♠ is on top now.'
     >>> took = Took(seat=1, cards=["8S", "9H", "JH", "7C", "QC"], whole_pile=False)
     >>> describe_notes([took], ["You", "North"], 12, "6S", trumps=["H", "C"])[0].plain
-    'North took 5 cards, Q♣ being their trump: 8♠ 9♥ J♥ 7♣ Q♣; 6♠ is on top now.'
+    'North took 5 cards, Q♣ being their trump: 8♠ 9♥ J♥ 7♣ Q♣. 6♠ is on top now.'
     """
     lines: list[Text] = []
     for note in notes:
         if isinstance(note, Took):
-            name = names[note.seat]
-            count = len(note.cards)
-            whole = " (the whole pile)" if note.whole_pile else ""
-            taken_top = note.cards[-1]
-            why = (
-                f", {label(taken_top)} being {'your' if name == 'You' else 'their'} trump"
-                if note.seat < len(trumps) and trumps[note.seat] == taken_top[1] and count > 3
-                else ""
-            )
-            left = Text.assemble("; ", card_text(top), " is on top now") if top is not None else Text("")
-            lines.append(
-                Text.assemble(
-                    f"{name} took {count} card{'s' if count != 1 else ''}{whole}{why}: ",
-                    cards_text(note.cards),
-                    left,
-                    ".",
-                )
-            )
+            lines.append(_took(note, names[note.seat], top, trumps))
         elif isinstance(note, WentOut):
             name = names[note.seat]
-            style = "bold green" if name == "You" else "bold"
-            lines.append(Text(f"{name} went out, {ordinal(note.place)} (move {move_number}).", style=style))
+            you = is_you(name)
+            template = (
+                _("You went out, {place} (move {move}).") if you else _("{name} went out, {place} (move {move}).")
+            )
+            line = Text(template.format(name=name, place=ordinal(note.place), move=move_number))
+            line.stylize("bold green" if you else "bold")
+            lines.append(line)
     return lines
+
+
+def _took(note: Took, name: str, top: str | None, trumps: Sequence[str | None]) -> Text:
+    """A take in words: how many cards, why more than three, which, and what is on top now."""
+    count = len(note.cards)
+    taken_top = note.cards[-1]
+    you = is_you(name)
+    if note.whole_pile:
+        template = (
+            ngettext(
+                "You took the whole pile, {count} card: {cards}.",
+                "You took the whole pile, {count} cards: {cards}.",
+                count,
+            )
+            if you
+            else ngettext(
+                "{name} took the whole pile, {count} card: {cards}.",
+                "{name} took the whole pile, {count} cards: {cards}.",
+                count,
+            )
+        )
+    elif note.seat < len(trumps) and trumps[note.seat] == taken_top[1] and count > 3:
+        template = (
+            ngettext(
+                "You took {count} card, {top} being your trump: {cards}.",
+                "You took {count} cards, {top} being your trump: {cards}.",
+                count,
+            )
+            if you
+            else ngettext(
+                "{name} took {count} card, {top} being their trump: {cards}.",
+                "{name} took {count} cards, {top} being their trump: {cards}.",
+                count,
+            )
+        )
+    else:
+        template = (
+            ngettext("You took {count} card: {cards}.", "You took {count} cards: {cards}.", count)
+            if you
+            else ngettext("{name} took {count} card: {cards}.", "{name} took {count} cards: {cards}.", count)
+        )
+    line = fill(template, name=name, count=count, top=label(taken_top), cards=cards_text(note.cards))
+    if top is not None:
+        line.append(" ")
+        line.append(fill(_("{card} is on top now."), card=card_text(top)))
+    return line
 
 
 # --- The table ---------------------------------------------------------------------------------
@@ -186,12 +291,12 @@ def table(view: View, names: Sequence[str], title: str, moves: Text, width: int 
     for seat in [(you + step) % view.players for step in range(1, view.players)]:
         count = view.hand_counts[seat]
         known = view.known[seat]
-        extra = Text.assemble(Text("holds ", style="dim"), cards_text(known)) if known and count else Text("")
+        extra = fill(_("holds {cards}"), cards=cards_text(known)) if known and count else Text("")
         if seat in view.out_order:
-            extra = Text(f"went out {ordinal(view.out_order.index(seat) + 1)}", style="green")
+            extra = Text(_("went out {place}").format(place=ordinal(view.out_order.index(seat) + 1)), style="green")
         grid.add_row(names[seat], _trump_of(view, seat), "" if seat in view.out_order else _count(count), extra)
-    grid.add_row("Pile", "", _count(len(view.pile)) if view.pile else "", _pile_text(view.pile))
-    grid.add_row("You", _trump_of(view, you), _count(len(view.hand)), "")
+    grid.add_row(_("Pile"), "", _count(len(view.pile)) if view.pile else "", _pile_text(view.pile))
+    grid.add_row(you_name(), _trump_of(view, you), _count(len(view.hand)), "")
     body: list[RenderableType] = [grid, hand_text(view), Text(""), moves]
     return Panel(Group(*body), title=title, title_align="left", border_style="cyan", width=width)
 
@@ -202,17 +307,17 @@ def _trump_of(view: View, seat: int) -> Text:
 
 
 def _count(count: int) -> str:
-    return f"{count} card{'s' if count != 1 else ''}"
+    return ngettext("{count} card", "{count} cards", count).format(count=count)
 
 
 def _pile_text(pile: Sequence[str]) -> Text:
     if not pile:
-        return Text("empty", style="dim")
+        return Text(_("empty"), style="dim")
     shown = pile[-PILE_SHOWN:]
     parts = [Text("… ", style="dim")] if len(pile) > len(shown) else []
     parts.extend(card_text(code, style="dim") + " " for code in shown[:-1])
     parts.append(card_text(shown[-1], style="bold reverse"))
-    parts.append(Text(" ◀ top", style="dim"))
+    parts.append(Text(" ◀ " + _("top"), style="dim"))
     return Text.assemble(*parts)
 
 
@@ -234,7 +339,7 @@ def hand_text(view: View) -> Table:
             style = "bold" if code in playable else "dim"
             parts.append(Text.assemble(Text(f"{number:>2} ", style="dim"), card_text(code, style=style)))
         head = Text.assemble("  ", suit_text(suit))
-        tail = Text("  trump", style="dim") if suit == trump else Text("")
+        tail = Text("  " + _("trump"), style="dim") if suit == trump else Text("")
         rows.add_row(head, Text.assemble(Text("  ").join(parts), tail))
     return rows
 
@@ -249,19 +354,27 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
     listed = Text(", ").join(Text.assemble(card_text(code, style="bold"), f" ({number[code]})") for code in cards)
     answers = names[core.next_seat(view.hand_counts, you)]
     if view.phase == "lead":
-        return Text(f"Lead any card (its number, or its name like 10S); {answers} must answer it.")
+        return Text(_("Lead any card (its number, or its name like 10S); {name} must answer it.").format(name=answers))
     if view.phase == "second":
-        return Text(f"Now play a second card on it, any card; {answers} must answer that one.")
+        return Text(_("Now play a second card on it, any card; {name} must answer that one.").format(name=answers))
     top = view.pile[-1]
     trump = view.trumps[you]
     assert trump is not None
     count = core.take_count(Card.parse(top), len(view.pile), SUIT_CHARS.index(trump))
-    take = Text.assemble(Text(f"take {count} card{'s' if count != 1 else ''}", style="bold"), " (t)")
+    take = Text.assemble(
+        Text(ngettext("take {count} card", "take {count} cards", count).format(count=count), style="bold"),
+        f" ({take_key()})",
+    )
     if not cards:
-        return Text.assemble("You cannot beat ", card_text(top), ": ", take, ".")
+        return fill(_("You cannot beat {top}: {take}."), top=card_text(top), take=take)
     if not can_take:
-        return Text.assemble("Beat ", card_text(top), " with ", listed, " (must beat: you may not take).")
-    return Text.assemble("Beat ", card_text(top), " with ", listed, ", or ", take, ".")
+        return fill(_("Beat {top} with {cards} (must beat: you may not take)."), top=card_text(top), cards=listed)
+    return fill(_("Beat {top} with {cards}, or {take}."), top=card_text(top), cards=listed, take=take)
+
+
+def take_key() -> str:
+    """The short word typed to take, in the language spoken (``t``; English ``t`` works in every language)."""
+    return pgettext("the key typed to take", "t")
 
 
 def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[str], top: str | None) -> str:
@@ -269,18 +382,23 @@ def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[st
     if outcome.result == "loss":
         assert outcome.loser is not None
         loser = names[outcome.loser]
-        if loser == "You":
-            return f"You lost: you were left holding {_count(len(last_hand))}."
-        return f"{loser} lost. You won, {ordinal(_place(outcome, names))} out."
+        if is_you(loser):
+            count = len(last_hand)
+            return ngettext(
+                "You lost: you were left holding {count} card.", "You lost: you were left holding {count} cards.", count
+            ).format(count=count)
+        return _("{name} lost. You won, {place} out.").format(name=loser, place=ordinal(_place(outcome, names)))
     if outcome.reason == "repetition":
-        return "Draw: the same position came up for the third time."
+        return _("Draw: the same position came up for the third time.")
     if last_hand and top is not None:
-        return f"Draw: the last card, {label(last_hand[0])}, beats {label(top)} on the pile."
-    return "Draw by the tie check."
+        return _("Draw: the last card, {card}, beats {top} on the pile.").format(
+            card=label(last_hand[0]), top=label(top)
+        )
+    return _("Draw by the tie check.")
 
 
 def _place(outcome: Outcome, names: Sequence[str]) -> int:
-    return [names[seat] for seat in outcome.out_order].index("You") + 1
+    return [names[seat] for seat in outcome.out_order].index(you_name()) + 1
 
 
 # --- The match ---------------------------------------------------------------------------------
@@ -288,7 +406,7 @@ def _place(outcome: Outcome, names: Sequence[str]) -> int:
 
 def _you_first(names: Sequence[str]) -> list[int]:
     """The seats in the order of play starting from yours."""
-    you = list(names).index("You")
+    you = list(names).index(you_name())
     return [(you + step) % len(names) for step in range(len(names))]
 
 
@@ -300,8 +418,14 @@ def score_text(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -> T
     """
     played = sum(hands_lost) + draws
     each = ", ".join(f"{names[seat]} {hands_lost[seat]}" for seat in _you_first(names))
-    drawn = f"; {draws} draw{'s' if draws != 1 else ''}" if draws else ""
-    return Text(f"Score after {played} hand{'s' if played != 1 else ''}, hands lost: {each}{drawn}.", style="bold")
+    score = ngettext(
+        "Score after {count} hand, hands lost: {each}", "Score after {count} hands, hands lost: {each}", played
+    ).format(count=played, each=each)
+    if draws:
+        score = ngettext("{score}; {count} draw.", "{score}; {count} draws.", draws).format(score=score, count=draws)
+    else:
+        score = _("{score}.").format(score=score)
+    return Text(score, style="bold")
 
 
 def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -> list[Text]:
@@ -312,20 +436,25 @@ def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -
     >>> match_summary([1, 0, 0, 0], 0, ["You", "West", "North", "East"])[-1].plain
     'West, North and East share the fewest hands lost.'
     """
-    lines = [
-        Text(f"{names[seat]} lost {hands_lost[seat]} hand{'s' if hands_lost[seat] != 1 else ''}.")
-        for seat in _you_first(names)
-    ]
+    lines = []
+    for seat in _you_first(names):
+        lost = hands_lost[seat]
+        if is_you(names[seat]):
+            line = ngettext("You lost {count} hand.", "You lost {count} hands.", lost)
+        else:
+            line = ngettext("{name} lost {count} hand.", "{name} lost {count} hands.", lost)
+        lines.append(Text(line.format(name=names[seat], count=lost)))
     if draws:
-        lines.append(Text(f"Draws: {draws}."))
+        lines.append(Text(_("Draws: {count}.").format(count=draws)))
     fewest = min(hands_lost)
     best = [names[seat] for seat in _you_first(names) if hands_lost[seat] == fewest]
     if len(best) == len(names):
-        lines.append(Text("All square: everybody lost as many hands.", style="bold"))
-    elif best == ["You"]:
-        lines.append(Text("You lost the fewest hands: the match is yours!", style="bold green"))
+        lines.append(Text(_("All square: everybody lost as many hands."), style="bold"))
+    elif best == [you_name()]:
+        lines.append(Text(_("You lost the fewest hands: the match is yours!"), style="bold green"))
     elif len(best) == 1:
-        lines.append(Text(f"{best[0]} lost the fewest hands and wins the match.", style="bold"))
+        lines.append(Text(_("{name} lost the fewest hands and wins the match.").format(name=best[0]), style="bold"))
     else:
-        lines.append(Text(f"{', '.join(best[:-1])} and {best[-1]} share the fewest hands lost.", style="bold"))
+        shared = _("{names} and {last} share the fewest hands lost.").format(names=", ".join(best[:-1]), last=best[-1])
+        lines.append(Text(shared, style="bold"))
     return lines

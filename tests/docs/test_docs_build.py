@@ -32,3 +32,8 @@ def test_strict_build(tmp_path: Path) -> None:
     for html in site.rglob("*.html"):
         text = html.read_text(encoding="utf-8")
         assert "fonts.googleapis.com" not in text and "unpkg.com" not in text, html
+    # Every language of the game has its home page and its rules page, with the language switcher.
+    for lang in ("ro", "fi", "cs", "ky", "ru"):
+        for page in (site / lang / "index.html", site / lang / "rules" / "index.html"):
+            html = page.read_text(encoding="utf-8")
+            assert f'<html lang="{lang}"' in html and 'hreflang="en"' in html, page

@@ -17,7 +17,7 @@ async function call(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ServerError("offline", "The server cannot be reached. Check that it is running, then try again.");
+    throw new ServerError("offline", "the server cannot be reached");
   }
   let data = null;
   try {

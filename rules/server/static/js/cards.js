@@ -3,13 +3,11 @@
 // A card code is rank then suit, as in the logs: "TS" is the ten of spades.
 // The suit shapes are <symbol>s defined once in index.html (#suit-S, #suit-H, ...).
 
+import { t } from "./i18n.js";
+
 export const SUITS = ["S", "H", "D", "C"];
 
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RANK_NAMES = {
-  6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
-};
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -18,8 +16,9 @@ export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
+/** The suit's name in the page's language ("hearts", "черви"). */
 export function suitName(suit) {
-  return SUIT_NAMES[suit];
+  return t(`suit.${suit}`);
 }
 
 export function suitSymbol(suit) {
@@ -35,9 +34,9 @@ export function cardLabel(code) {
   return rankLabel(code[0]) + SUIT_SYMBOLS[code[1]];
 }
 
-/** The spoken name, "ten of spades", for screen readers and messages. */
+/** The spoken name, "ten of spades" ("десятка пик"), for screen readers and messages. */
 export function cardName(code) {
-  return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
+  return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit_of.${code[1]}`) });
 }
 
 function el(name, attrs = {}, children = []) {
@@ -154,7 +153,7 @@ export function suitIcon(suit) {
     viewBox: "0 0 100 100",
     class: `suit-icon ${isRed(suit) ? "red" : "black"}`,
     role: "img",
-    "aria-label": SUIT_NAMES[suit],
+    "aria-label": suitName(suit),
   });
   svg.append(el("use", { href: `#suit-${suit}`, x: 0, y: 0, width: 100, height: 100 }));
   return svg;

@@ -2,16 +2,13 @@
 
 import { api, saveName, savedName, savedSeat, saveSeat } from "./api.js";
 import { makeCard } from "./cards.js";
+import { t } from "./i18n.js";
 import { h, showToast } from "./ui.js";
 import { errorText } from "./words.js";
 
-// The computer's levels, as the server names them (rules.players.LEVELS).
-const LEVELS = [
-  ["easy", "easy"],
-  ["medium", "medium"],
-  ["hard", "hard"],
-  ["perfect", "perfect"],
-];
+// The computer's levels, as the server names them (rules.players.LEVELS); the page
+// shows each as t("level.<name>").
+const LEVELS = ["easy", "medium", "hard", "perfect"];
 const REFRESH_MS = 4000;
 
 export class LobbyScreen {
@@ -22,7 +19,7 @@ export class LobbyScreen {
   }
 
   start() {
-    document.title = "Your trumps · play Svoi Kozyri";
+    document.title = t("page.lobby_title");
     this.root.replaceChildren(this.build());
     this.refresh();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
@@ -36,8 +33,8 @@ export class LobbyScreen {
   build() {
     const hero = h("section", { class: "hero" },
       h("div", {},
-        h("h1", {}, "Your trumps"),
-        h("p", {}, "Svoi Kozyri, the card game where every player has a trump suit of their own. Play a friend or the computer, right here in the browser."),
+        h("h1", {}, t("lobby.heading")),
+        h("p", {}, t("lobby.intro")),
       ),
       h("div", { class: "hero-cards", "aria-hidden": "true" },
         ...["AS", "KH", "TD", "QC", "6H"].map((code, i) => {
@@ -49,51 +46,51 @@ export class LobbyScreen {
     );
     this.list = h("ul", { class: "table-list", "aria-live": "polite" });
     const tables = h("section", { class: "panel tables", "aria-labelledby": "tables-title" },
-      h("div", { class: "panel-head" }, h("h2", { id: "tables-title" }, "Open tables"), this.refreshButton()),
+      h("div", { class: "panel-head" }, h("h2", { id: "tables-title" }, t("lobby.open_tables")), this.refreshButton()),
       this.list,
     );
     return h("div", { class: "lobby" }, hero, this.createForm(), tables, howToPlay());
   }
 
   refreshButton() {
-    const button = h("button", { type: "button", class: "btn small" }, "Refresh");
+    const button = h("button", { type: "button", class: "btn small" }, t("lobby.refresh"));
     button.addEventListener("click", () => this.refresh());
     return button;
   }
 
   createForm() {
     const form = h("form", { class: "panel create", "aria-labelledby": "create-title" });
-    const players = h("fieldset", {}, h("legend", {}, "Players"),
+    const players = h("fieldset", {}, h("legend", {}, t("form.players")),
       h("div", { class: "segmented" }, ...[2, 3, 4].map((n) => h("label", {},
         h("input", { type: "radio", name: "players", value: n, checked: n === 2 }),
-        h("span", {}, n === 2 ? "2 · duel" : String(n)),
+        h("span", {}, n === 2 ? t("form.duel") : String(n)),
       ))),
     );
     const seats = h("div", { class: "seat-config", id: "seat-config" });
     form.append(
-      h("h2", { id: "create-title" }, "New table"),
+      h("h2", { id: "create-title" }, t("form.new_table")),
       h("div", { class: "form-grid" },
-        h("label", { class: "field" }, h("span", { class: "label" }, "Your name"),
-          h("input", { type: "text", id: "create-name", name: "name", maxlength: 32, value: savedName(), placeholder: "Anonymous", autocomplete: "nickname" })),
+        h("label", { class: "field" }, h("span", { class: "label" }, t("form.name")),
+          h("input", { type: "text", id: "create-name", name: "name", maxlength: 32, value: savedName(), placeholder: t("form.anonymous"), autocomplete: "nickname" })),
         players,
-        h("fieldset", {}, h("legend", {}, "Other seats"), seats),
-        h("fieldset", {}, h("legend", {}, "Rules"),
+        h("fieldset", {}, h("legend", {}, t("form.other_seats")), seats),
+        h("fieldset", {}, h("legend", {}, t("form.rules")),
           h("label", { class: "check" }, h("input", { type: "checkbox", name: "pass_sixes", checked: true }),
-            h("span", {}, "Pass sixes", h("small", {}, "After the deal, each six of another player's trump goes to that player."))),
+            h("span", {}, t("form.pass_sixes"), h("small", {}, t("form.pass_sixes_help")))),
           h("label", { class: "check" }, h("input", { type: "checkbox", name: "must_beat" }),
-            h("span", {}, "Must beat", h("small", {}, "You may not take while you hold a card that beats the top card."))),
+            h("span", {}, t("form.must_beat"), h("small", {}, t("form.must_beat_help")))),
         ),
         h("div", { class: "field-row" },
-          h("label", { class: "field" }, h("span", { class: "label" }, "Match"),
+          h("label", { class: "field" }, h("span", { class: "label" }, t("form.match")),
             h("select", { name: "match_hands" },
-              h("option", { value: "" }, "Play on (no limit)"),
-              ...[1, 3, 5, 10].map((n) => h("option", { value: n, selected: n === 5 }, `${n} hand${n === 1 ? "" : "s"}`)))),
-          h("label", { class: "field" }, h("span", { class: "label" }, "Clock"),
+              h("option", { value: "" }, t("form.play_on")),
+              ...[1, 3, 5, 10].map((n) => h("option", { value: n, selected: n === 5 }, t("form.hands", { count: n }))))),
+          h("label", { class: "field" }, h("span", { class: "label" }, t("form.clock")),
             h("select", { name: "clock" },
-              h("option", { value: "" }, "No clock"),
-              ...[15, 30, 60].map((n) => h("option", { value: n }, `${n} s per move`)))),
+              h("option", { value: "" }, t("form.no_clock")),
+              ...[15, 30, 60].map((n) => h("option", { value: n }, t("form.per_move", { n }))))),
         ),
-        h("button", { type: "submit", class: "btn primary create-btn" }, "Create table and sit down"),
+        h("button", { type: "submit", class: "btn primary create-btn" }, t("form.create")),
       ),
     );
     const drawSeats = () => {
@@ -101,12 +98,12 @@ export class LobbyScreen {
       const old = [...seats.querySelectorAll("select")].map((select) => select.value);
       seats.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => {
         const seat = i + 1;
-        const select = h("select", { name: `seat-${seat}`, "aria-label": `Seat ${seat + 1}` },
-          ...LEVELS.map(([level, label]) => h("option", { value: level }, `Computer, ${label}`)),
-          h("option", { value: "free" }, "A person (free seat)"),
+        const select = h("select", { name: `seat-${seat}`, "aria-label": t("form.seat", { n: seat + 1 }) },
+          ...LEVELS.map((level) => h("option", { value: level }, t("form.computer", { level: t(`level.${level}`) }))),
+          h("option", { value: "free" }, t("form.person")),
         );
         select.value = old[i] ?? "easy";
-        return h("div", { class: "seat-row" }, h("span", {}, `Seat ${seat + 1}`), select);
+        return h("div", { class: "seat-row" }, h("span", {}, t("form.seat", { n: seat + 1 })), select);
       }));
     };
     form.addEventListener("change", (event) => {
@@ -166,32 +163,36 @@ export class LobbyScreen {
       return;
     }
     const items = lobby.tables.map((table) => this.tableItem(table));
-    if (items.length === 0) items.push(h("li", { class: "empty" }, "No open tables yet. Create one!"));
+    if (items.length === 0) items.push(h("li", { class: "empty" }, t("lobby.none")));
     this.list.replaceChildren(...items);
   }
 
   tableItem(table) {
     const free = table.seats.filter((seat) => seat.kind === "free");
-    const person = (seat) => `${seat.name || "a player"}${seat.connected ? "" : " (away)"}`;
-    const who = table.seats.map((seat) => seat.kind === "free" ? "free seat" : seat.kind === "computer" ? `computer (${seat.level})` : person(seat)).join(" · ");
-    const status = table.status === "waiting" ? `waiting for ${free.length} player${free.length === 1 ? "" : "s"}` : `hand ${table.hand}`;
+    const person = (seat) => {
+      const name = seat.name || t("lobby.a_player");
+      return seat.connected ? name : t("lobby.away", { name });
+    };
+    const level = (seat) => (seat.level ? t(`level.${seat.level}`) : "");
+    const who = table.seats.map((seat) => seat.kind === "free" ? t("lobby.free_seat") : seat.kind === "computer" ? t("lobby.computer", { level: level(seat) }) : person(seat)).join(" · ");
+    const status = table.status === "waiting" ? t("lobby.waiting", { count: free.length }) : t("lobby.hand", { n: table.hand });
     const mine = savedSeat(table.id);
     const actions = h("div", { class: "actions" });
     if (mine) {
-      actions.append(h("a", { class: "btn small primary", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, "Back to your seat"));
+      actions.append(h("a", { class: "btn small primary", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, t("lobby.back_to_seat")));
     } else if (free.length) {
-      const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, "Join");
+      const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, t("lobby.join"));
       join.addEventListener("click", () => this.join(table.id, join));
       actions.append(join);
     }
-    actions.append(h("a", { class: "btn small watch", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, "Watch"));
+    actions.append(h("a", { class: "btn small watch", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, t("lobby.watch")));
     for (const link of actions.querySelectorAll("a")) link.addEventListener("click", (event) => {
       event.preventDefault();
       navigate(table.id);
     });
     return h("li", { class: "table-item", "data-table": table.id },
       h("div", { class: "what" },
-        h("strong", {}, `${table.players === 2 ? "Duel" : `${table.players} players`} · ${status}`),
+        h("strong", {}, `${table.players === 2 ? t("lobby.duel") : t("lobby.players", { count: table.players })} · ${status}`),
         h("small", {}, who),
         h("small", { class: "rules" }, ruleSummary(table)),
       ),
@@ -213,10 +214,13 @@ export class LobbyScreen {
 }
 
 function ruleSummary(table) {
-  const parts = [table.rules.pass_sixes ? "sixes pass" : "sixes stay", table.rules.must_beat ? "must beat" : "taking allowed"];
-  if (table.match_hands) parts.push(`${table.match_hands} hands`);
-  if (table.clock) parts.push(`${table.clock} s per move`);
-  if (table.spectators) parts.push(`${table.spectators} watching`);
+  const parts = [
+    t(table.rules.pass_sixes ? "lobby.sixes_pass" : "lobby.sixes_stay"),
+    t(table.rules.must_beat ? "lobby.must_beat" : "lobby.taking_allowed"),
+  ];
+  if (table.match_hands) parts.push(t("form.hands", { count: table.match_hands }));
+  if (table.clock) parts.push(t("form.per_move", { n: table.clock }));
+  if (table.spectators) parts.push(t("lobby.watching", { count: table.spectators }));
   return parts.join(" · ");
 }
 
@@ -226,13 +230,10 @@ function navigate(tableId) {
 
 function howToPlay() {
   return h("section", { class: "panel how-to", "aria-labelledby": "how-title" },
-    h("h2", { id: "how-title" }, "How to play"),
+    h("h2", { id: "how-title" }, t("how.title")),
     h("ol", {},
-      h("li", {}, "Each player picks a trump suit of their own; the whole pack of 36 cards is dealt."),
-      h("li", {}, "Lead any card. The next player beats the top card with a higher card of its suit or with one of their own trumps, then adds a second card of their choice."),
-      h("li", {}, "Or they take: the top three cards, five if the top card is their trump, the whole pile for the ace of their trump."),
-      h("li", {}, "Get rid of all your cards. The last player holding cards loses the hand."),
+      ...["how.1", "how.2", "how.3", "how.4"].map((key) => h("li", {}, t(key))),
     ),
-    h("p", { class: "keys" }, "Keys: Tab or ← → to pick a card, Enter to play it, T to take, N for the next hand."),
+    h("p", { class: "keys" }, t("how.keys")),
   );
 }

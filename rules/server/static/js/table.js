@@ -8,8 +8,9 @@ import { cardLabel, cardName, makeCard, suitIcon, suitName, SUITS } from "./card
 import { TableConnection } from "./connection.js";
 import { dragCard, layoutFan, sortHand } from "./hand.js";
 import { capitalize, labelSpans, logLink, pileLabel, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
+import { t } from "./i18n.js";
 import { h, setConnection, showToast } from "./ui.js";
-import { errorText, eventLine, lastMove, notificationLine, outcomeWords, seatName } from "./words.js";
+import { about, errorText, eventLine, lastMove, notificationLine, outcomeWords, placeWord, seatName } from "./words.js";
 
 const HISTORY_LINES = 40;
 const PILE_SHOWN = 6;
@@ -48,7 +49,7 @@ export class TableScreen {
   }
 
   start() {
-    this.root.replaceChildren(h("p", { class: "loading" }, "Joining the table…"));
+    this.root.replaceChildren(h("p", { class: "loading" }, t("table.joining")));
     document.addEventListener("keydown", this.onKey);
     window.addEventListener("resize", this.onResize);
     this.connection.open();
@@ -67,10 +68,10 @@ export class TableScreen {
   // --- messages from the server -----------------------------------------------------------
 
   onStatus(state, attempt) {
-    if (state === "online") setConnection("online", "Connected");
-    else if (state === "connecting") setConnection("connecting", "Connecting…");
-    else if (state === "reconnecting") setConnection("connecting", "Reconnecting…");
-    else setConnection("offline", attempt > 1 ? `Connection lost, retrying (${attempt})…` : "Connection lost, reconnecting…");
+    if (state === "online") setConnection("online", t("conn.online"));
+    else if (state === "connecting") setConnection("connecting", t("conn.connecting"));
+    else if (state === "reconnecting") setConnection("connecting", t("conn.reconnecting"));
+    else setConnection("offline", attempt > 1 ? t("conn.lost_retry", { attempt }) : t("conn.lost"));
     this.pending = null;
     this.root.querySelector(".table-view")?.classList.toggle("disconnected", state !== "online");
   }
@@ -165,9 +166,9 @@ export class TableScreen {
       this.connection.close();
       setConnection("", "");
       this.root.replaceChildren(h("div", { class: "lobby" }, h("section", { class: "panel missing" },
-        h("h2", {}, "No such table"),
+        h("h2", {}, t("table.missing")),
         h("p", {}, errorText(message)),
-        h("a", { class: "btn primary", href: "/" }, "Go to the lobby"))));
+        h("a", { class: "btn primary", href: "/" }, t("table.go_lobby")))));
       return;
     }
     if (message.code === "bad_token") {
@@ -185,10 +186,10 @@ export class TableScreen {
     const seats = message.seats;
     const lines = [];
     if (message.resync && this.history.lines.length === 0 && message.event_no > 0) {
-      lines.push(this.mySeat === null ? "You are watching." : "You are at the table.");
+      lines.push(t(this.mySeat === null ? "table.watching" : "table.at_table"));
     } else {
       const line = eventLine(message.event, seats, this.mySeat);
-      if (line) lines.push(message.by === "clock" ? `${line.slice(0, -1)} (the clock ran out).` : line);
+      if (line) lines.push(message.by === "clock" ? t("event.by_clock", { line: line.replace(/[.。]$/, "") }) : line);
     }
     for (const note of message.notifications ?? []) {
       const line = notificationLine(note, seats, this.mySeat);
@@ -225,11 +226,11 @@ export class TableScreen {
 
   send(event, what) {
     if (this.mySeat === null) {
-      showToast("You are watching this table; take a free seat to play.", "error");
+      showToast(t("error.spectator"), "error");
       return;
     }
     if (!this.connection.move(event)) {
-      showToast("Not connected right now; your move was not sent. Reconnecting…", "error");
+      showToast(t("table.not_sent"), "error");
       return;
     }
     this.pending = what;
@@ -237,7 +238,7 @@ export class TableScreen {
   }
 
   nextHand() {
-    if (!this.connection.nextHand()) showToast("Not connected right now. Reconnecting…", "error");
+    if (!this.connection.nextHand()) showToast(t("table.not_connected"), "error");
   }
 
   async takeSeat(seat) {
@@ -247,7 +248,7 @@ export class TableScreen {
       const joined = await api.joinTable(this.tableId, seat, savedName() || null);
       saveSeat(this.tableId, joined.seat, joined.token);
       this.connection.useToken(joined.token);
-      showToast(`You sat down in seat ${joined.seat + 1}.`);
+      showToast(t("table.sat_down", { n: joined.seat + 1 }));
     } catch (error) {
       showToast(errorText(error, this.update?.seats, this.mySeat), "error");
     }
@@ -256,7 +257,7 @@ export class TableScreen {
   async leave() {
     const seat = savedSeat(this.tableId);
     const playing = this.update?.status === "playing";
-    if (seat && playing && !window.confirm("Leave the table? Your seat becomes free for someone else.")) return;
+    if (seat && playing && !window.confirm(t("table.confirm_leave"))) return;
     if (seat) {
       try {
         await api.leaveTable(this.tableId, seat.token);
@@ -304,7 +305,7 @@ export class TableScreen {
     const me = this.mySeat;
     const order = seatOrder(players, me);
 
-    const screen = h("section", { class: "table-view", "aria-label": `Table ${this.tableId}` });
+    const screen = h("section", { class: "table-view", "aria-label": t("table.label", { table: this.tableId }) });
     if (this.connection.socket === null) screen.classList.add("disconnected");
     // A summary of the state on the root element, for styling and for the browser tests.
     Object.assign(screen.dataset, {
@@ -317,7 +318,7 @@ export class TableScreen {
     });
 
     screen.append(
-      h("div", { class: `opponents${players - (me === null ? 0 : 1) > 2 ? " many" : ""}`, "aria-label": "Players" },
+      h("div", { class: `opponents${players - (me === null ? 0 : 1) > 2 ? " many" : ""}`, "aria-label": t("table.players") },
         order.filter((s) => s !== me).map((s) => this.seatBox(s))),
       this.felt(),
       this.mine(),
@@ -332,7 +333,7 @@ export class TableScreen {
 
   titleText(view) {
     const mine = view && this.mySeat !== null && view.to_act === this.mySeat && view.legal_moves.length > 0;
-    return `${mine ? "● Your turn · " : ""}Your trumps · table ${this.tableId}`;
+    return t(mine ? "page.turn_title" : "page.table_title", { table: this.tableId });
   }
 
   seatBox(seat) {
@@ -348,9 +349,9 @@ export class TableScreen {
     const box = h("div", {
       class: `seat-box${toAct ? " to-act" : ""}${out ? " out" : ""}${away ? " away" : ""}`,
       "data-seat": seat,
-      "aria-label": `${seatName(seats, seat, this.mySeat)}${away ? ", away" : ""}${toAct ? ", to play" : ""}`,
+      "aria-label": [seatName(seats, seat, this.mySeat), away && t("seat.away"), toAct && t("seat.to_play")].filter(Boolean).join(", "),
     });
-    if (away) box.append(h("span", { class: "away-tag", title: "Not connected right now" }, "away"));
+    if (away) box.append(h("span", { class: "away-tag", title: t("seat.away_title") }, t("seat.away")));
     box.append(trumpBadge(trump));
     box.append(h("span", { class: "name" }, seatName(seats, seat, this.mySeat)));
     box.append(h("span", { class: "status" }, this.seatStatus(seat)));
@@ -359,7 +360,7 @@ export class TableScreen {
       box.append(h("span", { class: "said", "aria-hidden": "true" }, suitColoured(last.text)));
     }
     if (seat !== this.mySeat && view && view.phase !== "trump_choice") {
-      const fan = h("div", { class: "back-fan", "aria-label": `${count} cards` });
+      const fan = h("div", { class: "back-fan", "aria-label": t("seat.cards", { count }) });
       for (let i = 0; i < Math.min(count, 12); i++) fan.append(makeCard(null));
       fan.append(h("span", { class: "count" }, String(count)));
       box.append(fan);
@@ -367,8 +368,8 @@ export class TableScreen {
       if (known.length && !out) {
         const shown = known.length > KNOWN_SHOWN ? [...known.slice(0, KNOWN_SHOWN - 1)] : known;
         const more = known.length - shown.length;
-        box.append(h("div", { class: "known", title: "Cards everybody saw this player pick up" },
-          "Holds ", labelSpans(shown), more ? ` +${more}` : ""));
+        box.append(h("div", { class: "known", title: t("seat.holds_title") },
+          `${t("seat.holds")} `, labelSpans(shown), more ? ` +${more}` : ""));
       }
     }
     return box;
@@ -378,27 +379,27 @@ export class TableScreen {
     const message = this.update;
     const view = message.view;
     const info = message.seats[seat];
-    if (info.kind === "free") return "Free seat";
-    if (!view) return "Ready";
+    if (info.kind === "free") return t("status.free");
+    if (!view) return t("status.ready");
     const place = view.out_order.indexOf(seat);
-    if (place >= 0) return `Out · ${["1st", "2nd", "3rd", "4th"][place]}`;
-    if (view.outcome) return view.outcome.loser === seat ? "Lost the hand" : "";
-    const level = info.kind === "computer" && info.level ? `${info.level} · ` : "";
+    if (place >= 0) return t("status.out", { place: placeWord(place + 1) });
+    if (view.outcome) return view.outcome.loser === seat ? t("status.lost") : "";
+    const level = info.kind === "computer" && info.level ? `${t(`level.${info.level}`)} · ` : "";
     if (view.phase === "trump_choice" && view.to_act !== seat) {
       const suit = view.trumps[seat];
-      return `${level}${suit ? `chose ${suitName(suit)}` : "waits to choose"}`;
+      return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : t("status.waits")}`;
     }
-    if (view.to_act !== seat) return `${level}${view.hand_counts[seat]} cards`;
-    if (view.phase === "trump_choice") return "Choosing a trump…";
+    if (view.to_act !== seat) return `${level}${t("seat.cards", { count: view.hand_counts[seat] })}`;
+    if (view.phase === "trump_choice") return t("status.choosing");
     const clock = message.deadline ? " · " : "";
-    const verb = info.kind === "computer" ? "Thinking…" : seat === this.mySeat ? "Your turn" : "To play";
+    const verb = t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
     return h("span", {}, verb, clock, message.deadline ? h("span", { class: "clock" }) : "");
   }
 
   felt() {
     const message = this.update;
     const view = message.view;
-    const felt = h("div", { class: "felt" });
+    const felt = h("div", { class: "felt", "data-lost": t("table.lost") });
     if (message.status === "waiting" || !view) {
       felt.append(this.waitingDialog());
       return felt;
@@ -432,19 +433,20 @@ export class TableScreen {
     const message = this.update;
     const view = message.view;
     const seats = message.seats;
-    if (this.pending) return "Sending…";
+    if (this.pending) return t("prompt.sending");
     const top = view.pile.at(-1);
+    const card = top ? cardLabel(top) : "";
     if (this.myTurn()) {
-      if (view.phase === "lead") return "Your lead: play any card.";
-      if (view.phase === "second") return "Beaten! Now add a second card: any card.";
+      if (view.phase === "lead") return t("prompt.lead");
+      if (view.phase === "second") return t("prompt.second");
       const canBeat = view.legal_moves.some((move) => move.type === "beat");
-      return canBeat ? `Beat the ${cardLabel(top)}, or take.` : `You cannot beat the ${cardLabel(top)}: take.`;
+      return t(canBeat ? "prompt.beat_or_take" : "prompt.cannot_beat", { card });
     }
     if (view.to_act === null) return "";
     const who = seatName(seats, view.to_act, this.mySeat);
-    if (view.phase === "lead") return `${who} to lead.`;
-    if (view.phase === "second") return `${who} beat; a second card follows.`;
-    return `${who} to beat the ${cardLabel(top)} or take.`;
+    if (view.phase === "lead") return t("prompt.other_lead", { who });
+    if (view.phase === "second") return t("prompt.other_second", { who });
+    return t("prompt.other_respond", { who, card });
   }
 
   pile() {
@@ -452,11 +454,11 @@ export class TableScreen {
     const zone = h("div", { class: "pile-zone" });
     const pile = h("div", { class: "pile", "aria-label": pileLabel(view.pile, PILE_SHOWN) });
     if (view.pile.length === 0) {
-      pile.append(h("div", { class: "pile-empty" }, "Empty pile"));
+      pile.append(h("div", { class: "pile-empty" }, t("pile.empty")));
     } else {
       const shown = view.pile.slice(-PILE_SHOWN);
       if (view.pile.length > shown.length) {
-        pile.append(h("div", { class: "stack-edge", title: `${view.pile.length - shown.length} more below` }));
+        pile.append(h("div", { class: "stack-edge", title: t("pile.more", { count: view.pile.length - shown.length }) }));
       }
       const reach = this.takeCount() ?? 0;
       const myTrump = this.mySeat === null ? null : view.trumps[this.mySeat];
@@ -464,10 +466,9 @@ export class TableScreen {
         const card = makeCard(code);
         const owner = this.owners.get(code);
         if (owner) {
-          const verb = { lead: "led it", beat: "beat with it", second: "added it" }[owner.type];
-          card.title = `${cardLabel(code)}: ${seatName(this.update.seats, owner.seat, this.mySeat)} ${verb}`;
+          card.title = about(`pile.owner_${owner.type}`, owner.seat, this.mySeat, this.update.seats, { card: cardLabel(code) });
         }
-        if (myTrump && code[1] === myTrump) card.append(h("span", { class: "trump-mark", title: "Your trump" }, "T"));
+        if (myTrump && code[1] === myTrump) card.append(h("span", { class: "trump-mark", title: t("pile.your_trump") }, t("card.trump_mark")));
         const fromTop = shown.length - 1 - i;
         if (fromTop === 0) card.classList.add("top");
         if (fromTop === 0 && code === this.justPlayed) {
@@ -478,7 +479,7 @@ export class TableScreen {
       });
     }
     zone.append(pile);
-    const caption = view.pile.length === 0 ? "" : `Pile: ${view.pile.length} card${view.pile.length === 1 ? "" : "s"} · top ${cardLabel(view.pile.at(-1))}`;
+    const caption = view.pile.length === 0 ? "" : t("pile.caption", { count: view.pile.length, card: cardLabel(view.pile.at(-1)) });
     return h("div", { class: "pile-wrap" }, zone, h("p", { class: "pile-caption" }, caption));
   }
 
@@ -493,10 +494,10 @@ export class TableScreen {
     });
     const dialog = h("div", { class: "dialog trump-dialog", role: "group", "aria-labelledby": "trump-title" });
     dialog.append(
-      h("h2", { id: "trump-title" }, mine ? "Choose your trump suit" : "Trumps are being chosen"),
+      h("h2", { id: "trump-title" }, t(mine ? "trump.choose" : "trump.being_chosen")),
       h("p", {}, mine
-        ? "Your trump beats every other suit on your turn; only a higher card of it beats it."
-        : `${seatName(seats, view.to_act, this.mySeat)} ${view.to_act === this.mySeat ? "are" : "is"} choosing a trump.`),
+        ? t("trump.explain")
+        : view.to_act === this.mySeat ? t("trump.you_choosing") : t("trump.other_choosing", { who: seatName(seats, view.to_act, this.mySeat) })),
     );
     const choices = h("div", { class: "suit-choices" });
     for (const suit of SUITS) {
@@ -506,8 +507,8 @@ export class TableScreen {
         type: "button",
         class: "suit-choice",
         "data-suit": suit,
-        "aria-label": owner !== undefined ? `${suitName(suit)}, taken by ${seatName(seats, owner, this.mySeat, { capital: false })}` : suitName(suit),
-      }, suitIcon(suit), h("span", {}, capitalize(suitName(suit))), h("small", {}, owner !== undefined ? `${seatName(seats, owner, this.mySeat)}'s` : "\u00a0"));
+        "aria-label": owner !== undefined ? about("trump.taken_by", owner, this.mySeat, seats, { suit: suitName(suit) }) : suitName(suit),
+      }, suitIcon(suit), h("span", {}, capitalize(suitName(suit))), h("small", {}, owner !== undefined ? about("trump.owner", owner, this.mySeat, seats) : "\u00a0"));
       if (!legal) button.disabled = true;
       if (this.pending === suit) button.classList.add("pending");
       button.addEventListener("click", () => this.chooseTrump(suit));
@@ -526,21 +527,21 @@ export class TableScreen {
     const score = message.score;
     const dialog = h("div", { class: "dialog outcome-dialog", role: "group", "aria-labelledby": "outcome-title" });
     dialog.append(
-      h("p", { class: "hand-no" }, `Hand ${score.hand}${score.match_hands ? ` of ${score.match_hands}` : ""} is over`),
+      h("p", { class: "hand-no" }, score.match_hands ? t("outcome.hand_of_over", { hand: score.hand, total: score.match_hands }) : t("outcome.hand_over", { hand: score.hand })),
       h("h2", { id: "outcome-title", class: `outcome-big ${words.tone}` }, words.text),
       h("p", {}, words.detail ?? ""),
       scoreTable(score, seats, this.mySeat),
     );
     const buttons = h("div", { class: "dialog-actions" });
     if (score.match_over || message.status === "finished") {
-      dialog.append(h("p", { class: "match-over" }, "The match is over."));
-      buttons.append(h("a", { class: "btn primary", href: "/" }, "Back to the lobby"));
+      dialog.append(h("p", { class: "match-over" }, t("outcome.match_over")));
+      buttons.append(h("a", { class: "btn primary", href: "/" }, t("side.back")));
     } else if (this.mySeat !== null) {
-      const next = h("button", { type: "button", class: "btn primary next-hand" }, "Next hand");
+      const next = h("button", { type: "button", class: "btn primary next-hand" }, t("outcome.next_hand"));
       next.addEventListener("click", () => this.nextHand());
       buttons.append(next);
     } else {
-      buttons.append(h("p", {}, "Waiting for the players to start the next hand."));
+      buttons.append(h("p", {}, t("outcome.waiting_next")));
     }
     if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId));
     dialog.append(buttons);
@@ -552,10 +553,10 @@ export class TableScreen {
     const seats = message.seats;
     const free = seats.filter((seat) => seat.kind === "free");
     const dialog = h("div", { class: "dialog waiting-dialog" });
-    dialog.append(h("h2", {}, free.length ? "Waiting for players" : "Starting…"));
+    dialog.append(h("h2", {}, t(free.length ? "wait.title" : "wait.starting")));
     if (free.length) {
       dialog.append(
-        h("p", {}, `${free.length} free seat${free.length === 1 ? "" : "s"}. Send this link to a friend so they can sit down:`),
+        h("p", {}, t("wait.free", { count: free.length })),
         shareBox(this.tableId),
       );
     }
@@ -565,12 +566,12 @@ export class TableScreen {
 
   joinButtons(free) {
     const name = h("input", {
-      type: "text", class: "join-name", maxlength: 32, value: savedName(), placeholder: "Your name", "aria-label": "Your name",
+      type: "text", class: "join-name", maxlength: 32, value: savedName(), placeholder: t("join.name"), "aria-label": t("join.name"),
     });
     name.addEventListener("change", () => saveName(name.value.trim()));
     const row = h("div", { class: "join-row" }, name);
     for (const seat of free) {
-      const button = h("button", { type: "button", class: "btn primary take-seat", "data-seat": seat.seat }, `Sit in seat ${seat.seat + 1}`);
+      const button = h("button", { type: "button", class: "btn primary take-seat", "data-seat": seat.seat }, t("join.sit", { n: seat.seat + 1 }));
       button.addEventListener("click", () => this.takeSeat(seat.seat));
       row.append(button);
     }
@@ -584,7 +585,7 @@ export class TableScreen {
     const area = h("div", { class: "me" });
     if (me === null) {
       const free = message.seats.filter((seat) => seat.kind === "free");
-      area.append(h("div", { class: "me-bar watching" }, h("span", {}, "You are watching this table."), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
+      area.append(h("div", { class: "me-bar watching" }, h("span", {}, t("table.watching_table")), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
       return area;
     }
     const bar = h("div", { class: "me-bar" }, this.seatBox(me));
@@ -592,12 +593,12 @@ export class TableScreen {
     const takeLegal = view?.legal_moves.some((move) => move.type === "take");
     if (view && ["respond"].includes(view.phase) && !view.outcome) {
       const count = this.takeCount();
-      const label = count === null ? "Take" : `Take ${count}`;
+      const label = count === null ? t("take.button") : t("take.button_n", { count });
       const button = h("button", {
         type: "button",
         class: `btn take-btn${takeLegal ? " primary" : ""}`,
         "aria-keyshortcuts": "T",
-        title: count === null ? "Take cards from the pile (T)" : `Take the top ${count} card${count === 1 ? "" : "s"} of the pile (T)`,
+        title: count === null ? t("take.title") : t("take.title_n", { count }),
       }, label);
       if (!takeLegal || this.pending) button.disabled = true;
       button.addEventListener("click", () => this.take());
@@ -615,10 +616,10 @@ export class TableScreen {
 
   hand() {
     const view = this.update.view;
-    const wrap = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
+    const wrap = h("div", { class: "hand", role: "group", "aria-label": t("hand.label") });
     if (!view || view.hand.length === 0) {
       const phase = view?.phase;
-      wrap.append(h("p", { class: "hand-empty" }, phase === "trump_choice" ? "The cards are dealt once every trump is chosen." : view?.out_order.includes(this.mySeat) ? "You are out: no cards left." : ""));
+      wrap.append(h("p", { class: "hand-empty" }, phase === "trump_choice" ? t("hand.before_deal") : view?.out_order.includes(this.mySeat) ? t("hand.out") : ""));
       wrap.classList.add("empty");
       return wrap;
     }
@@ -633,10 +634,11 @@ export class TableScreen {
       card.classList.add(playable ? "legal" : "not-legal");
       if (code[1] === trump) {
         card.classList.add("trump");
-        card.append(h("span", { class: "trump-mark", "aria-hidden": "true" }, "T"));
+        card.append(h("span", { class: "trump-mark", "aria-hidden": "true" }, t("card.trump_mark")));
       }
       if (this.pending === code) card.classList.add("pending");
-      card.setAttribute("aria-label", `${cardName(code)}${code[1] === trump ? ", your trump" : ""}${mine ? (playable ? ", playable" : ", not playable") : ""}`);
+      const traits = [cardName(code), code[1] === trump && t("hand.your_trump"), mine && t(playable ? "hand.playable" : "hand.not_playable")];
+      card.setAttribute("aria-label", traits.filter(Boolean).join(", "));
       if (mine && !playable) card.setAttribute("aria-disabled", "true");
       card.addEventListener("click", () => this.play(code));
       if (mine) {
@@ -656,20 +658,20 @@ export class TableScreen {
 
   side() {
     const message = this.update;
-    const aside = h("aside", { class: "side", "aria-label": "Table information" });
-    const history = h("ol", { class: "history", "aria-label": "Last actions" });
+    const aside = h("aside", { class: "side", "aria-label": t("side.label") });
+    const history = h("ol", { class: "history", "aria-label": t("side.history") });
     for (const line of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(line)));
-    aside.append(h("section", {}, h("h2", {}, "Last actions"), history));
-    aside.append(h("section", {}, h("h2", {}, "Match"), scoreTable(message.score, message.seats, this.mySeat)));
+    aside.append(h("section", {}, h("h2", {}, t("side.history")), history));
+    aside.append(h("section", {}, h("h2", {}, t("side.match")), scoreTable(message.score, message.seats, this.mySeat)));
     const free = message.seats.some((seat) => seat.kind === "free");
-    aside.append(h("section", { class: "share" }, h("h2", {}, free ? "Invite a friend" : "Link for watchers"), shareBox(this.tableId)));
+    aside.append(h("section", { class: "share" }, h("h2", {}, t(free ? "side.invite" : "side.watch_link")), shareBox(this.tableId)));
     if (message.hand_end) {
       aside.append(this.seedCheck(message.hand_end));
     } else if (message.seed_hash) {
-      aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand is dealt from; the seed is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
+      aside.append(h("p", { class: "seed", title: t("side.seed_title") }, t("side.fingerprint", { hash: message.seed_hash.slice(0, 12) })));
     }
-    if (this.mySeat !== null) aside.append(h("p", { class: "keys" }, "Keys: ← → pick a card, Enter plays it, T takes, N next hand."));
-    const leave = h("button", { type: "button", class: "btn small leave" }, this.mySeat === null ? "Back to the lobby" : "Leave the table");
+    if (this.mySeat !== null) aside.append(h("p", { class: "keys" }, t("side.keys")));
+    const leave = h("button", { type: "button", class: "btn small leave" }, t(this.mySeat === null ? "side.back" : "side.leave"));
     leave.addEventListener("click", () => this.leave());
     aside.append(leave);
     return aside;
@@ -677,13 +679,13 @@ export class TableScreen {
 
   /** The revealed seed, and whether its SHA-256 is the fingerprint published before the deal. */
   seedCheck(handEnd) {
-    const line = h("p", { class: "seed" }, `Seed revealed: ${handEnd.seed}.`);
+    const line = h("p", { class: "seed" }, t("seed.revealed", { seed: handEnd.seed }));
     const digest = globalThis.crypto?.subtle?.digest("SHA-256", new TextEncoder().encode(handEnd.seed));
     digest?.then((buffer) => {
       const hex = [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
       line.append(hex === handEnd.seed_hash
-        ? h("span", { class: "seed-ok" }, " It matches the fingerprint published before the deal ✓")
-        : h("span", { class: "seed-bad" }, " It does NOT match the fingerprint published before the deal!"));
+        ? h("span", { class: "seed-ok" }, ` ${t("seed.ok")}`)
+        : h("span", { class: "seed-bad" }, ` ${t("seed.bad")}`));
     });
     return line;
   }
@@ -694,7 +696,7 @@ export class TableScreen {
     if (!deadline) return;
     const draw = () => {
       const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-      for (const node of this.root.querySelectorAll(".clock")) node.textContent = `${left} s`;
+      for (const node of this.root.querySelectorAll(".clock")) node.textContent = t("status.seconds", { n: left });
     };
     draw();
     this.clockTimer = setInterval(draw, 1000);

@@ -1,121 +1,116 @@
-// Plain words: what the page says about seats, moves, notifications and errors.
+// Plain words: what the page says about seats, moves, notifications and errors, in the
+// player's language (js/i18n.js).
 //
-// The server's messages are already one line of plain English; here card codes become
-// card labels ("9H" -> "9♥") and seat numbers become names ("seat 1" -> "Anna" or "you").
+// Each line is one whole translated sentence with placeholders; a sentence about "you"
+// has its own message (key + ".you"), since most languages conjugate the verb for it.
+// Card codes become card labels ("9H" -> "9♥"), seat numbers become names.
 
 import { cardLabel, suitName, suitSymbol } from "./cards.js";
+import { has, language, t } from "./i18n.js";
 
-/** The name of a seat as this page shows it: "You", a person's name, "Computer (easy)", "Seat 2". */
-export function seatName(seats, seat, mySeat, { capital = true } = {}) {
-  if (seat === mySeat) return capital ? "You" : "you";
+/** The name of a seat as this page shows it: "You", a person's name, "Computer 2", "Seat 2". */
+export function seatName(seats, seat, mySeat) {
+  if (seat === mySeat) return t("seat.you");
   const info = seats?.[seat];
   if (info?.kind === "human" && info.name) return info.name;
   if (info?.kind === "computer") {
     const several = seats.filter((other) => other.kind === "computer").length > 1;
-    return `Computer${several ? ` ${seat + 1}` : ""}`;
+    return several ? t("seat.computer_n", { n: seat + 1 }) : t("seat.computer");
   }
-  return `${capital ? "Seat" : "seat"} ${seat + 1}`;
+  return t("seat.n", { n: seat + 1 });
+}
+
+/** The message `key` about `seat`: its ".you" form when the seat is the reader's. */
+export function about(key, seat, mySeat, seats, params = {}) {
+  if (seat === mySeat && has(`${key}.you`)) return t(`${key}.you`, params);
+  return t(key, { ...params, who: seatName(seats, seat, mySeat) });
+}
+
+/** A place in the order of going out, in words ("first"). */
+export function placeWord(place) {
+  return t(`place.${place}`);
 }
 
 const CODE_RE = /\b([6789TJQKA])([SHDC])\b/g;
 
-/** Replace card codes by labels and "seat N" by the seat's name in a server message. */
+/** Replace card codes by labels and "seat N" by the seat's name in a server message (English). */
 export function plainText(text, seats = [], mySeat = null) {
   return String(text)
     .replace(CODE_RE, (_, rank, suit) => cardLabel(rank + suit))
     .replace(/\bseat (\d)'s\b/g, (_, n) => (Number(n) === mySeat ? "your" : `${seatName(seats, Number(n), mySeat)}'s`))
-    .replace(/\bseat (\d)\b/gi, (_, n) => seatName(seats, Number(n), mySeat, { capital: false }))
+    .replace(/\bseat (\d)\b/gi, (_, n) => (Number(n) === mySeat ? "you" : seatName(seats, Number(n), mySeat)))
     .replace(/^you cannot/, "You cannot")
     .replace(/\bnot in your's hand\b/, "not in your hand");
 }
 
-// What each error code means to a person, when the server's own words need framing.
-const ERROR_WORDS = {
-  bad_json: "The page sent something the server could not read. Reload the page.",
-  bad_message: "The page sent a message the server did not understand. Reload the page.",
-  unknown_type: "The page and the server do not understand each other. Reload the page.",
-  too_large: "That message was too long for the server.",
-  rate_limited: "Slow down a little: too many actions at once.",
-  hello_first: "The connection was not set up properly. Reconnecting…",
-  hello_timeout: "The connection timed out. Reconnecting…",
-  already_hello: null,
-  bad_token: "This browser's seat at the table is no longer valid; you are watching instead.",
-  spectator: "You are watching this table; take a free seat to play.",
-  not_your_seat: "That move belongs to another player.",
-  not_your_turn: null,
-  illegal: null,
-  stale: "The table moved on before your move arrived; look again and choose.",
-  no_game: "The hand has not started yet.",
-  hand_not_over: "The hand is not over yet.",
-  match_over: "The match is over.",
-  not_found: "There is no such table (it may have finished or the link may be wrong).",
-  table_full: "Every seat at that table is taken; you can still watch.",
-  seat_taken: "Someone else took that seat first.",
-  too_many_tables: "You already have many open tables; finish or leave one first.",
-  bad_request: null,
-  internal: "Something went wrong on the server. Try again.",
-};
-
-/** An error from the server ({code, message}) in plain words for a person. */
+/**
+ * An error from the server ({code, message}) in the player's language, from its code.
+ * A refused move (`illegal`) says why in the server's own English sentence; that sentence
+ * is shown to English readers only, others read the code's message (until refusals carry
+ * their kind, and each kind gets a sentence of its own: `refusal.<kind>` in the catalogs).
+ */
 export function errorText(error, seats = [], mySeat = null) {
-  const framed = ERROR_WORDS[error?.code];
-  const own = error?.message ? plainText(error.message, seats, mySeat) : "";
-  if (error?.code === "illegal" || error?.code === "not_your_turn") {
-    const sentence = own.replace(/^You /, "you ").replace(/\.$/, "");
-    return own ? `Not allowed: ${sentence}.` : "That move is not allowed now.";
+  const code = error?.code;
+  const kind = error?.refusal?.code ?? error?.refusal?.kind;
+  if (kind && has(`refusal.${kind}`)) return t(`refusal.${kind}`, error.refusal);
+  if (code === "illegal" && error?.message && language() === "en") {
+    const sentence = plainText(error.message, seats, mySeat).replace(/^You /, "you ").replace(/\.$/, "");
+    return t("error.not_allowed", { reason: sentence });
   }
-  if (framed) return framed;
-  if (own) return own.charAt(0).toUpperCase() + own.slice(1) + (own.endsWith(".") ? "" : ".");
-  return "Something went wrong. Try again.";
+  if (code && has(`error.${code}`)) return t(`error.${code}`);
+  return t("error.unknown");
 }
 
 function cards(codes) {
   return codes.map(cardLabel).join(" ");
 }
 
+function suitWords(suit) {
+  return `${suitSymbol(suit)} ${suitName(suit)}`;
+}
+
 /** One line for the account of the last actions, or null for events not worth a line. */
 export function eventLine(event, seats, mySeat) {
   if (!event) return null;
-  const who = event.seat !== undefined ? seatName(seats, event.seat, mySeat) : "";
+  const say = (key, params = {}) => about(key, event.seat, mySeat, seats, params);
   switch (event.type) {
     case "seat_taken":
-      return `${who} sat down.`;
+      return say("event.seat_taken");
     case "seat_freed":
-      return `${who} left the table.`;
+      return say("event.seat_freed");
     case "hand_started":
-      return `Hand ${event.hand} begins; ${seatName(seats, event.dealer, mySeat, { capital: false })} deal${event.dealer === mySeat ? "" : "s"}.`;
+      return about("event.hand_started", event.dealer, mySeat, seats, { hand: event.hand });
     case "deal":
-      return `The cards are dealt: ${event.hand_sizes.join(", ")}.`;
+      return t("event.deal", { sizes: event.hand_sizes.join(", ") });
     case "choose_trump":
-      return `${who} chose ${suitSymbol(event.suit)} ${suitName(event.suit)} as trump.`;
+      return say("event.choose_trump", { suit: suitWords(event.suit) });
     case "lead":
-      return `${who} led ${cardLabel(event.card)}.`;
+      return say("event.lead", { card: cardLabel(event.card) });
     case "beat":
-      return `${who} beat with ${cardLabel(event.card)}.`;
+      return say("event.beat", { card: cardLabel(event.card) });
     case "second":
-      return `${who} added ${cardLabel(event.card)}.`;
-    case "take":
-      return null; // the "took" notification says which cards
+      return say("event.second", { card: cardLabel(event.card) });
     default:
-      return null;
+      return null; // a take: the "took" notification says which cards
   }
 }
 
-const PLACES = ["first", "second", "third", "fourth"];
-
 /** One line per engine notification worth telling. */
 export function notificationLine(note, seats, mySeat) {
-  const who = note.seat !== undefined ? seatName(seats, note.seat, mySeat) : "";
   switch (note.type) {
-    case "six_passed":
-      return `${cardLabel(note.card)} passed from ${seatName(seats, note.from_seat, mySeat, { capital: false })} to ${seatName(seats, note.to_seat, mySeat, { capital: false })}.`;
+    case "six_passed": {
+      const params = { card: cardLabel(note.card), from: seatName(seats, note.from_seat, mySeat), to: seatName(seats, note.to_seat, mySeat) };
+      if (note.from_seat === mySeat) return t("note.six_passed.from_you", params);
+      if (note.to_seat === mySeat) return t("note.six_passed.to_you", params);
+      return t("note.six_passed", params);
+    }
     case "took":
-      return `${who} took ${note.cards.length} card${note.cards.length === 1 ? "" : "s"}${note.whole_pile ? " (the whole pile)" : ""}: ${cards(note.cards)}.`;
+      return about(note.whole_pile ? "note.took_pile" : "note.took", note.seat, mySeat, seats, { count: note.cards.length, cards: cards(note.cards) });
     case "went_out":
-      return `${who} went out ${PLACES[note.place - 1] ?? ""}.`;
+      return about("note.went_out", note.seat, mySeat, seats, { place: placeWord(note.place) });
     case "game_over":
-      if (note.result === "draw") return note.reason === "repetition" ? "Draw: the same position came up three times." : "Draw by the tie check.";
-      return `${seatName(seats, note.loser, mySeat)} lost the hand.`;
+      if (note.result === "draw") return t(note.reason === "repetition" ? "note.draw_repetition" : "note.draw_tie");
+      return about("note.lost", note.loser, mySeat, seats);
     default:
       return null;
   }
@@ -125,16 +120,18 @@ export function notificationLine(note, seats, mySeat) {
 export function outcomeWords(outcome, seats, mySeat) {
   if (!outcome) return { text: "", tone: "" };
   if (outcome.result === "draw") {
-    const why = outcome.reason === "repetition" ? "the same position came up three times" : "the last card beats the pile";
-    return { text: "Draw", detail: `A draw: ${why}.`, tone: "draw" };
+    const detail = t(outcome.reason === "repetition" ? "outcome.draw_repetition" : "outcome.draw_tie");
+    return { text: t("outcome.draw"), detail, tone: "draw" };
   }
   if (mySeat === null || mySeat === undefined) {
-    return { text: `${seatName(seats, outcome.loser, null)} lost`, detail: "", tone: "" };
+    return { text: t("outcome.lost_by", { who: seatName(seats, outcome.loser, null) }), detail: "", tone: "" };
   }
-  if (outcome.loser === mySeat) return { text: "You lost this hand", detail: "You were left holding cards.", tone: "loss" };
+  if (outcome.loser === mySeat) return { text: t("outcome.you_lost"), detail: t("outcome.you_lost_detail"), tone: "loss" };
   const place = outcome.out_order.indexOf(mySeat);
-  const detail = place >= 0 && seats.length > 2 ? `You went out ${PLACES[place]}.` : `${seatName(seats, outcome.loser, mySeat)} was left holding cards.`;
-  return { text: "You won this hand!", detail, tone: "win" };
+  const detail = place >= 0 && seats.length > 2
+    ? t("outcome.you_went_out", { place: placeWord(place + 1) })
+    : t("outcome.left_holding", { who: seatName(seats, outcome.loser, mySeat) });
+  return { text: t("outcome.you_won"), detail, tone: "win" };
 }
 
 /** The last move in a few words, for a bubble on the seat that made it: {seat, text} or null. */
@@ -143,18 +140,18 @@ export function lastMove(message) {
   if (!event || event.seat === undefined) return null;
   switch (event.type) {
     case "lead":
-      return { seat: event.seat, text: `led ${cardLabel(event.card)}` };
+      return { seat: event.seat, text: t("move.lead", { card: cardLabel(event.card) }) };
     case "beat":
-      return { seat: event.seat, text: `beat with ${cardLabel(event.card)}` };
+      return { seat: event.seat, text: t("move.beat", { card: cardLabel(event.card) }) };
     case "second":
-      return { seat: event.seat, text: `added ${cardLabel(event.card)}` };
+      return { seat: event.seat, text: t("move.second", { card: cardLabel(event.card) }) };
     case "take": {
       const took = (message.notifications ?? []).find((note) => note.type === "took");
       const count = took ? took.cards.length : event.count;
-      return { seat: event.seat, text: count ? `took ${count}` : "took" };
+      return { seat: event.seat, text: count ? t("move.took_n", { count }) : t("move.took") };
     }
     case "choose_trump":
-      return { seat: event.seat, text: `chose ${suitSymbol(event.suit)}` };
+      return { seat: event.seat, text: t("move.chose", { suit: suitSymbol(event.suit) }) };
     default:
       return null;
   }

@@ -1,0 +1,83 @@
+"""The terminal's words in the player's language: gettext catalogs, read with the standard library.
+
+The catalogs live beside this module, ``LANG/LC_MESSAGES/trumps.po`` (the translators'
+text) and ``trumps.mo`` (compiled, read at run time by :mod:`gettext`); ``trumps.pot`` is
+the template extracted from the code. Babel extracts and compiles them (a development
+tool only; see ``rules/locale/README.md``). The language is set once, before anything is
+said, by :func:`use_language`; English needs no catalog.
+
+>>> use_language("ru"); _("Pile")
+'Стопка'
+>>> ngettext("{count} card", "{count} cards", 5).format(count=5)
+'5 карт'
+>>> use_language("en"); _("Pile")
+'Pile'
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping
+from pathlib import Path
+
+LANGUAGES = ("en", "ro", "fi", "cs", "ky", "ru")
+"""The languages the terminal speaks, as codes for ``--lang``."""
+
+DOMAIN = "trumps"
+LOCALE_DIR = Path(__file__).parent
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+def use_language(lang: str) -> None:
+    """Speak ``lang`` (one of :data:`LANGUAGES`) from now on."""
+    global _translation, _language
+    if lang not in LANGUAGES:
+        raise ValueError(f"no such language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    _language = lang
+    _translation = (
+        gettext.NullTranslations() if lang == "en" else gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+    )
+
+
+def language() -> str:
+    """The language spoken now."""
+    return _language
+
+
+def language_from_environment(environ: Mapping[str, str]) -> str:
+    """The language the usual variables ask for, as gettext reads them: ``LANGUAGE`` (a list such
+    as ``cs:en``), then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; English if none asks for one of ours.
+
+    >>> language_from_environment({"LANG": "cs_CZ.UTF-8"}), language_from_environment({"LANGUAGE": "de:ro"})
+    ('cs', 'ro')
+    >>> language_from_environment({"LC_ALL": "C.UTF-8", "LANG": "ru_RU.UTF-8"}), language_from_environment({})
+    ('en', 'en')
+    """
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        for entry in value.split(":") if variable == "LANGUAGE" else [value]:
+            code = entry.split(".")[0].split("@")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+        if variable != "LANGUAGE":
+            return "en"  # the first of these that is set decides, as for gettext ("C" is English)
+    return "en"
+
+
+def _(message: str) -> str:
+    """``message`` in the language spoken now."""
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of a message about ``count`` things that the language uses for that number."""
+    return _translation.ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in a ``context`` that tells translators what it is for (such as the words typed for a suit)."""
+    return _translation.pgettext(context, message)

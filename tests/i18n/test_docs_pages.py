@@ -1,0 +1,39 @@
+"""The translated pages of the site: every language has the home page and the rules page, and each
+rules page has the clauses and the examples of every other (the strict build is tests/docs)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rules.locale import LANGUAGES
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+CLAUSE = re.compile(r"\*\*§(\d+(?:\.\d+)*)")
+SNIPPET = re.compile(r'^--8<-- "(.*)"$', re.M)
+
+
+def test_every_language_has_the_home_and_the_rules_page() -> None:
+    missing = [
+        f"{page}.{lang}.md"
+        for lang in TRANSLATED
+        for page in ("index", "rules")
+        if not (DOCS / f"{page}.{lang}.md").exists()
+    ]
+    assert missing == []
+
+
+def test_the_site_configuration_lists_every_language() -> None:
+    config = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.findall(r"- locale: (\w+)", config) == list(LANGUAGES)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED[1:])
+def test_each_rules_page_has_the_same_clauses_and_examples(lang: str) -> None:
+    first = (DOCS / f"rules.{TRANSLATED[0]}.md").read_text(encoding="utf-8")
+    page = (DOCS / f"rules.{lang}.md").read_text(encoding="utf-8")
+    assert CLAUSE.findall(page) == CLAUSE.findall(first)
+    assert SNIPPET.findall(page) == SNIPPET.findall(first)

@@ -1,0 +1,112 @@
+"""The browser client's message catalogs (rules/server/static/i18n/*.json) against the English one.
+
+Every language has exactly English's keys; each message has English's placeholders; a
+message with plural forms has exactly the plural categories CLDR gives its language (the
+same rules Intl.PluralRules applies in the browser), no fewer and no more.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from babel import Locale
+
+CATALOGS = Path(__file__).resolve().parents[2] / "rules" / "server" / "static" / "i18n"
+LANGUAGES = ["en", "ro", "fi", "cs", "ky", "ru"]
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+Message = str | dict[str, str]
+
+# Messages that are rightly the same as English in a language (the word is the same).
+SAME_AS_ENGLISH = {"cs": {"lobby.duel", "form.duel"}, "ro": {"lobby.duel", "form.duel", "level.perfect"}}
+
+
+def catalog(lang: str) -> dict[str, Message]:
+    loaded: dict[str, Message] = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def plural_categories(lang: str) -> set[str]:
+    """CLDR's plural categories of ``lang``: those Intl.PluralRules can pick, ``other`` included."""
+    return set(Locale.parse(lang).plural_form.tags) | {"other"}
+
+
+def forms(message: Message) -> list[str]:
+    return list(message.values()) if isinstance(message, dict) else [message]
+
+
+def placeholders(message: Message) -> set[str]:
+    return {name for form in forms(message) for name in PLACEHOLDER.findall(form)}
+
+
+def test_the_shipped_catalogs_are_the_six_languages() -> None:
+    assert sorted(path.stem for path in CATALOGS.glob("*.json")) == sorted(LANGUAGES)
+
+
+def test_the_page_lists_the_same_languages() -> None:
+    script = (CATALOGS.parent / "js" / "i18n.js").read_text(encoding="utf-8")
+    listed = re.search(r"export const LANGUAGES = \{(.*?)\};", script, re.S)
+    assert listed is not None
+    assert re.findall(r"^\s*(\w+):", listed[1], re.M) == LANGUAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_a_catalog_has_exactly_the_english_keys(lang: str) -> None:
+    english, other = catalog("en"), catalog(lang)
+    assert sorted(set(english) - set(other)) == [], f"{lang}.json lacks these keys"
+    assert sorted(set(other) - set(english)) == [], f"{lang}.json has keys English does not"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_each_message_has_the_english_placeholders(lang: str) -> None:
+    english, other = catalog("en"), catalog(lang)
+    wrong = {
+        key: (sorted(placeholders(message)), sorted(placeholders(english[key])))
+        for key, message in other.items()
+        if key in english and placeholders(message) != placeholders(english[key])
+    }
+    assert wrong == {}, f"{lang}.json: placeholders (found, English's)"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_messages_have_the_categories_of_their_language(lang: str) -> None:
+    english, messages = catalog("en"), catalog(lang)
+    needed = plural_categories(lang)
+    for key, message in messages.items():
+        assert isinstance(message, dict) == isinstance(english[key], dict), f"{lang}.json {key}: plural in one only"
+        if isinstance(message, dict):
+            assert set(message) == needed, f"{lang}.json {key}: categories {sorted(message)}, CLDR: {sorted(needed)}"
+            assert "count" in placeholders(message), f"{lang}.json {key}: a plural message says its {{count}}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_is_empty_or_left_in_english(lang: str) -> None:
+    english, messages = catalog("en"), catalog(lang)
+    for key, message in messages.items():
+        for form in forms(message):
+            assert form.strip(), f"{lang}.json {key}: empty"
+    if lang != "en":
+        # Short messages (a card mark, "{n} s") may be the same in any language.
+        same = [
+            key
+            for key, message in messages.items()
+            if message == english[key]
+            and len(PLACEHOLDER.sub("", str(message))) > 3
+            and key not in SAME_AS_ENGLISH.get(lang, set())
+        ]
+        assert same == [], f"{lang}.json: still English"
+
+
+def test_the_catalogs_are_valid_json_with_unique_keys() -> None:
+    for lang in LANGUAGES:
+        text = (CATALOGS / f"{lang}.json").read_text(encoding="utf-8")
+
+        def unique(pairs: list[tuple[str, object]], lang: str = lang) -> dict[str, object]:
+            keys = [key for key, _ in pairs]
+            assert len(keys) == len(set(keys)), f"{lang}.json repeats a key"
+            return dict(pairs)
+
+        json.loads(text, object_pairs_hook=unique)
