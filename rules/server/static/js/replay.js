@@ -209,11 +209,11 @@ class ReplayBoard {
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.counter = h("span", { class: "ply-counter", "aria-live": "polite" });
     const controls = h("div", { class: "controls" },
-      button(TEXT.first, "⏮", () => this.go(0), "first"),
+      button(TEXT.first, "|◀", () => this.go(0), "first"),
       button(TEXT.prev, "◀", () => this.go(this.ply - 1), "prev"),
       this.slider,
       button(TEXT.next, "▶", () => this.go(this.ply + 1), "next"),
-      button(TEXT.last, "⏭", () => this.go(this.replay.plies.length - 1), "last"),
+      button(TEXT.last, "▶|", () => this.go(this.replay.plies.length - 1), "last"),
       this.counter);
     this.board = h("section", { class: "board felt", "aria-label": TEXT.title });
     this.narration = h("ul", { class: "narration", "aria-live": "polite" });
@@ -319,7 +319,7 @@ class ReplayBoard {
         return card;
       }));
       const count = hand.length === 1 ? TEXT.oneCard : format(TEXT.cards, { n: hand.length });
-      return h("div", { class: `seat-row${seat === state.to_act ? " acting" : ""}`, "data-seat": String(seat) },
+      return h("div", { class: `replay-seat${seat === state.to_act ? " acting" : ""}`, "data-seat": String(seat) },
         h("div", { class: "seat-head" },
           h("strong", {}, seatLabel(seat)),
           h("span", { class: "seat-trump", title: trump ? format(TEXT.trumpOf, { suit: suitName(trump) }) : TEXT.noTrump }, trumpBadge(trump), " ", trump ? `${suitSymbol(trump)} ${suitName(trump)}` : TEXT.noTrump),

@@ -7,7 +7,7 @@ import { api, forgetSeat, saveName, savedName, savedSeat, saveSeat } from "./api
 import { cardLabel, cardName, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { dragCard, layoutFan, sortHand } from "./hand.js";
-import { capitalize, labelSpans, logLink, pileLabel, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
+import { capitalize, labelSpans, logLink, pileLabel, reviewLink, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
 import { h, setConnection, showToast } from "./ui.js";
 import { errorText, eventLine, lastMove, notificationLine, outcomeWords, seatName } from "./words.js";
 
@@ -542,7 +542,7 @@ export class TableScreen {
     } else {
       buttons.append(h("p", {}, "Waiting for the players to start the next hand."));
     }
-    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId));
+    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId), reviewLink(message.hand_end, this.tableId));
     dialog.append(buttons);
     return dialog;
   }
