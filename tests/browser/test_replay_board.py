@@ -1,4 +1,4 @@
-"""The analysis board (/replay) in Debian's Chromium: opening logs, stepping, the board against ``trumps replay --json``."""
+"""The analysis board (/replay) in Debian's Chromium: logs opened and stepped through, checked against the CLI."""
 
 from __future__ import annotations
 
@@ -98,7 +98,8 @@ def test_a_file_opens_by_picker_and_by_drop_and_a_link_opens_a_position(server: 
         """(text) => {
           const data = new DataTransfer();
           data.items.add(new File([text], 'game.jsonl', {type: 'application/x-ndjson'}));
-          document.querySelector('.drop-zone').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true}));
+          const drop = new DragEvent('drop', {dataTransfer: data, bubbles: true});
+          document.querySelector('.drop-zone').dispatchEvent(drop);
         }""",
         DUEL.read_text(),
     )
@@ -135,7 +136,7 @@ def test_play_on_from_a_position_against_the_computer(server: Server, page: Page
         page.locator(".open-hand .card.playable, .take-btn").first.click()
         page.wait_for_function(f"Number(document.querySelector('.replay-layout').dataset.ply) > {ply}")
         page.wait_for_function("!document.querySelector('.play-on-box').dataset.thinking", timeout=30_000)
-        answered = [int(n) for n in page.eval_on_selector_all(".move-list li", "items => items.map(i => i.dataset.ply)")]
+        answered = page.eval_on_selector_all(".move-list li", "items => items.map(i => Number(i.dataset.ply))")
         if page.evaluate(_BOARD)["to_act"] == me and _shown_ply(page) > ply + 1:
             break
     assert _shown_ply(page) > 31 and answered[-1] == _shown_ply(page)
