@@ -299,6 +299,7 @@ class ReplayBoard {
         item.scrollIntoView({ block: "nearest" });
       } else item.removeAttribute("aria-current");
     }
+    if (this.ply === 0) this.moveList.scrollTop = 0;
   }
 
   drawBoard() {
