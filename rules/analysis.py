@@ -68,14 +68,17 @@ class Evaluation:
     """``estimate`` only: how many playouts the scores come from."""
     reason: str = ""
     """Why the value is an estimate, or why there is nothing to evaluate."""
+    pick: Event | None = None
+    """``exact`` only: the solver's choice among the best moves (among wins, the quickest)."""
 
     @property
     def best(self) -> list[Event]:
-        """The moves of best value for the seat to act."""
+        """The moves of best value for the seat to act (the solver's pick first)."""
         if not self.moves:
             return []
         top = max(entry.value for entry in self.moves)
-        return [entry.move for entry in self.moves if entry.value == top]
+        tied = [entry.move for entry in self.moves if entry.value == top]
+        return sorted(tied, key=lambda move: move != self.pick)
 
     def as_dict(self) -> dict[str, Any]:
         """As JSON for the board and ``trumps solve --json``."""
@@ -130,7 +133,7 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
             score = (solution.value + 1) / 2
             scores = [score if other == seat else 1 - score for other in range(players)]
             moves = [MoveValue(events[move], value) for move, value in solution.moves]
-            return Evaluation("exact", seat, scores, value=solution.value, moves=moves)
+            return Evaluation("exact", seat, scores, value=solution.value, moves=moves, pick=events[solution.best])
     return _estimate(game, state, events, playouts, reason)
 
 
