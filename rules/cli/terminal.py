@@ -197,8 +197,9 @@ def table(view: View, names: Sequence[str], title: str, moves: Text, width: int 
 
 
 def _trump_of(view: View, seat: int) -> Text:
+    """``trump ♥``: labelled, since a bare suit symbol beside a name does not say what it is."""
     trump = view.trumps[seat]
-    return Text("") if trump is None else suit_text(trump)
+    return Text("") if trump is None else Text.assemble(Text("trump ", style="dim"), suit_text(trump))
 
 
 def _count(count: int) -> str:
@@ -258,7 +259,7 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
     count = core.take_count(Card.parse(top), len(view.pile), SUIT_CHARS.index(trump))
     take = Text.assemble(Text(f"take {count} card{'s' if count != 1 else ''}", style="bold"), " (t)")
     if not cards:
-        return Text.assemble("You cannot beat ", card_text(top), ": ", take, ".")
+        return Text.assemble("You cannot beat ", card_text(top), ": ", take, ", or just press Enter.")
     if not can_take:
         return Text.assemble("Beat ", card_text(top), " with ", listed, " (must beat: you may not take).")
     return Text.assemble("Beat ", card_text(top), " with ", listed, ", or ", take, ".")
