@@ -172,15 +172,17 @@ export class LobbyScreen {
 
   tableItem(table) {
     const free = table.seats.filter((seat) => seat.kind === "free");
-    const person = (seat) => `${seat.name || "a player"}${seat.connected ? "" : " (away)"}`;
-    const who = table.seats.map((seat) => seat.kind === "free" ? "free seat" : seat.kind === "computer" ? `computer (${seat.level})` : person(seat)).join(" · ");
+    const person = (seat) => `${seat.name || "a player"}${seat.connected ? "" : " (not connected)"}`;
+    const freeSeat = (seat) => (seat.left ? "free seat: its player left" : "free seat");
+    const who = table.seats.map((seat) => seat.kind === "free" ? freeSeat(seat) : seat.kind === "computer" ? `computer (${seat.level})` : person(seat)).join(" · ");
     const status = table.status === "waiting" ? `waiting for ${free.length} player${free.length === 1 ? "" : "s"}` : `hand ${table.hand}`;
     const mine = savedSeat(table.id);
     const actions = h("div", { class: "actions" });
     if (mine) {
       actions.append(h("a", { class: "btn small primary", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, "Back to your seat"));
     } else if (free.length) {
-      const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, "Join");
+      const underway = table.status === "playing";
+      const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, underway ? "Join the match under way" : "Join");
       join.addEventListener("click", () => this.join(table.id, join));
       actions.append(join);
     }
