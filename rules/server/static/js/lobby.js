@@ -172,7 +172,7 @@ export class LobbyScreen {
 
   tableItem(table) {
     const free = table.seats.filter((seat) => seat.kind === "free");
-    const person = (seat) => `${seat.name || "a player"}${seat.connected ? "" : " (not connected)"}`;
+    const person = (seat) => `${seat.name || "a player"}${seat.connected ? "" : " (away)"}`;
     const freeSeat = (seat) => (seat.left ? "free seat: its player left" : "free seat");
     const who = table.seats.map((seat) => seat.kind === "free" ? freeSeat(seat) : seat.kind === "computer" ? `computer (${seat.level})` : person(seat)).join(" · ");
     const status = table.status === "waiting" ? `waiting for ${free.length} player${free.length === 1 ? "" : "s"}` : `hand ${table.hand}`;

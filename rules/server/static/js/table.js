@@ -16,6 +16,13 @@ const PILE_SHOWN = 6;
 const PACE_MS = 450;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const KNOWN_SHOWN = 8;
+const AUTO_TAKE_MS = 1500;
+const AUTO_TAKE_KEY = "trumps:auto-take";
+
+/** Whether the page takes by itself when taking is your only move (on unless you turned it off). */
+function autoTaking() {
+  return localStorage.getItem(AUTO_TAKE_KEY) !== "off";
+}
 // A person is shown as away once their seat has had no connection for this long: not while a
 // page that just joined is still opening, nor for a reload.
 const AWAY_AFTER_MS = 1500;
@@ -59,6 +66,7 @@ export class TableScreen {
     window.removeEventListener("resize", this.onResize);
     clearInterval(this.clockTimer);
     clearTimeout(this.pacer);
+    clearTimeout(this.autoTakeTimer);
     clearTimeout(this.awayTimer);
     this.connection.close();
     setConnection("", "");
@@ -106,6 +114,7 @@ export class TableScreen {
     this.record(message);
     this.render();
     this.justPlayed = null;
+    this.autoTake();
     if (first) this.root.querySelector(".hand .card.legal, .suit-choice:not(:disabled), .btn.primary")?.focus();
     const next = this.queue[0];
     if (!next) return;
@@ -358,8 +367,8 @@ export class TableScreen {
     if (last && last.seat === seat && seat !== this.mySeat && !view?.outcome) {
       box.append(h("span", { class: "said", "aria-hidden": "true" }, suitColoured(last.text)));
     }
-    if (seat !== this.mySeat && view && view.phase !== "trump_choice") {
-      const fan = h("div", { class: "back-fan", "aria-label": `${count} cards` });
+    if (seat !== this.mySeat && view && view.phase !== "trump_choice" && count > 0) {
+      const fan = h("div", { class: "back-fan", "aria-label": `${count} card${count === 1 ? "" : "s"}` });
       for (let i = 0; i < Math.min(count, 12); i++) fan.append(makeCard(null));
       fan.append(h("span", { class: "count" }, String(count)));
       box.append(fan);
@@ -590,7 +599,8 @@ export class TableScreen {
     const bar = h("div", { class: "me-bar" }, this.seatBox(me));
     const actions = h("div", { class: "actions-bar" });
     const takeLegal = view?.legal_moves.some((move) => move.type === "take");
-    if (view && ["respond"].includes(view.phase) && !view.outcome) {
+    // Only when you may take: a greyed button while the others decide was read as an offer.
+    if (view && takeLegal && !view.outcome) {
       const count = this.takeCount();
       const label = count === null ? "Take" : `Take ${count}`;
       const button = h("button", {
@@ -649,6 +659,17 @@ export class TableScreen {
     return wrap;
   }
 
+  /** When taking is your only move and the option is on, take after a short pause (time to see why). */
+  autoTake() {
+    clearTimeout(this.autoTakeTimer);
+    const legal = this.update?.view?.legal_moves ?? [];
+    if (!autoTaking() || !this.myTurn() || this.pending || legal.length !== 1 || legal[0].type !== "take") return;
+    const eventNo = this.update.event_no;
+    this.autoTakeTimer = setTimeout(() => {
+      if (this.update?.event_no === eventNo && !this.pending && this.queue.length === 0 && autoTaking()) this.take();
+    }, AUTO_TAKE_MS);
+  }
+
   layoutHand() {
     const hand = this.root.querySelector(".hand:not(.empty)");
     if (hand) layoutFan(hand);
@@ -668,7 +689,15 @@ export class TableScreen {
     } else if (message.seed_hash) {
       aside.append(h("p", { class: "seed", title: "The SHA-256 of the secret seed this hand is dealt from; the seed is revealed when the hand ends." }, `Deal fingerprint ${message.seed_hash.slice(0, 12)}…`));
     }
-    if (this.mySeat !== null) aside.append(h("p", { class: "keys" }, "Keys: ← → pick a card, Enter plays it, T takes, N next hand."));
+    if (this.mySeat !== null) {
+      const box = h("input", { type: "checkbox", class: "auto-take-option", checked: autoTaking() });
+      box.addEventListener("change", () => {
+        localStorage.setItem(AUTO_TAKE_KEY, box.checked ? "on" : "off");
+        this.autoTake();
+      });
+      aside.append(h("label", { class: "check auto-take" }, box, " Take by itself when taking is my only move"));
+      aside.append(h("p", { class: "keys" }, "Keys: ← → pick a card, Enter plays it, T takes, N next hand."));
+    }
     const leave = h("button", { type: "button", class: "btn small leave" }, this.mySeat === null ? "Back to the lobby" : "Leave the table");
     leave.addEventListener("click", () => this.leave());
     aside.append(leave);
