@@ -166,5 +166,9 @@ def test_a_finished_hand_of_an_online_table_opens_on_the_board(server: Server, b
         board.keyboard.press("Home")
         _check_board(board, downloaded, 0)
         screenshot(board, "replay-board-review")
+        # The table's next hand has not been played (nobody asked for it): the board says so.
+        expect(board.locator(".table-hands")).to_contain_text("Hand 1 of table")
+        board.click(".table-hands a:has-text('Next hand')")
+        expect(board.locator(".opener .problem")).to_contain_text("this table has no hand 2")
     finally:
         context.close()

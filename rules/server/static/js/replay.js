@@ -64,6 +64,9 @@ const TEXT = {
   stopPlaying: "Back to the game",
   thinking: "The computer is thinking…",
   download: "Download the log",
+  handOf: "Hand {hand} of table {table}",
+  previousHand: "Previous hand",
+  nextHand: "Next hand",
 };
 
 /** `format("{n} cards", {n: 3})` -> "3 cards". */
@@ -234,7 +237,13 @@ class ReplayBoard {
     const download = h("a", { class: "btn small", download: "game.jsonl", href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })) }, TEXT.download);
     this.playButton = h("button", { type: "button", class: "btn small play-on" }, TEXT.playOn);
     this.playButton.addEventListener("click", () => (this.playing ? this.stopPlaying() : this.playOn()));
+    // A hand of an online table: the table's other hands are a link away (those not over are refused, saying so).
+    const hands = this.source ? h("p", { class: "table-hands" },
+      h("strong", {}, format(TEXT.handOf, { hand: this.source.hand, table: this.source.table })), " ",
+      Number(this.source.hand) > 1 ? h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) - 1) }, TEXT.previousHand) : null, " ",
+      h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) + 1) }, TEXT.nextHand)) : null;
     this.root.replaceChildren(
+      hands ?? "",
       h("div", { class: "replay-layout" },
         h("div", { class: "replay-main" }, this.board, controls, this.narration),
         h("aside", { class: "replay-side panel" },
@@ -244,6 +253,10 @@ class ReplayBoard {
           h("h2", {}, TEXT.moves), this.moveList)),
     );
     this.drawMoveList();
+  }
+
+  handLink(hand) {
+    return `/replay?table=${encodeURIComponent(this.source.table)}&hand=${hand}`;
   }
 
   drawMoveList() {
