@@ -8,6 +8,7 @@ See :mod:`rules.players.arena` for the seatings, mirrored deals and figures, and
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
@@ -15,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from rules.players.arena import ArenaResult, check_bots, elo_ratings, run_arena, tasks
+from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
 
 
 def arena(
@@ -31,6 +32,8 @@ def arena(
     """Play a round-robin between bots on mirrored deals; print wins, draws, losses, 95% intervals and Elo."""
     try:
         check_bots(bots)
+        for spec in bots:
+            _check_noise(spec)
     except ValueError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(1) from None
@@ -41,7 +44,7 @@ def arena(
         bar = progress.add_task("games", total=total)
         result = run_arena(bots, games, seed, players, jobs, lambda done: progress.update(bar, completed=done))
     if as_json:
-        typer.echo(json.dumps(result.as_dict()))
+        typer.echo(json.dumps(result.as_dict() | {"elo_bounds": elo_bounds(result)}))
     else:
         Console().print(_table(result))
 
@@ -62,5 +65,65 @@ def _table(result: ArenaResult) -> Table:
             f"{pair.score:.3f}",
         )
     ratings = elo_ratings(result.bots, result.pairs)
-    table.caption = "Elo: " + ", ".join(f"{bot} {value:+.0f}" for bot, value in ratings.items())
+    bounds = elo_bounds(result)
+    shown = []
+    for bot, value in ratings.items():
+        bound = bounds.get(bot)
+        if bound is None:
+            shown.append(f"{bot} {value:+.0f}")
+        elif "at_least" in bound:
+            shown.append(f"{bot} ≥ {bound['at_least']:+.0f}")
+        else:
+            shown.append(f"{bot} ≤ {bound['at_most']:+.0f}")
+    why = [bound["why"] for bound in bounds.values()]
+    table.caption = "Elo: " + ", ".join(shown) + "".join(f"\n{line}" for line in dict.fromkeys(why))
     return table
+
+
+def _check_noise(spec: str) -> None:
+    """Refuse a greedy bot's noise outside 0 to 1 (it is the chance of a random move)."""
+    name, _, parameter = spec.partition(":")
+    if name != "greedy" or not parameter:
+        return
+    noise = float(parameter)  # check_bots has refused what is not a number
+    if not 0 <= noise <= 1:
+        raise ValueError(f"bot {spec!r}: the noise {parameter} is out of range: a chance of a random move is 0 to 1")
+
+
+def _elo(score: float) -> float:
+    """The Elo difference that makes ``score`` the expected score (0 < score < 1)."""
+    return 400 * math.log10(score / (1 - score))
+
+
+def elo_bounds(result: ArenaResult) -> dict[str, dict[str, float | str]]:
+    """Bounds in place of ratings for bots that won or lost every game of a pair.
+
+    A clean sweep has no finite Elo estimate (any difference, however large, fits it better than a
+    smaller one), so such a bot's rating is given as a bound: the lower end of the 95% interval of
+    the winner's score, taken as an Elo difference from the other bot's rating.
+    """
+    ratings = elo_ratings(result.bots, result.pairs)
+    bounds: dict[str, dict[str, float | str]] = {}
+    for pair in result.pairs:
+        winner, loser = _sweep(pair)
+        if winner is None or loser is None:
+            continue
+        _, low, _ = PairResult(winner, loser, a_wins=pair.games).win_rate()
+        gap = round(_elo(low), 1)
+        why = (
+            f"{winner} won all {pair.games} games against {loser}: a clean sweep has no finite Elo estimate, "
+            f"so the rating shown is a bound from the 95% interval of the score (at least {low:.1%})"
+        )
+        if winner == result.bots[0]:
+            bounds[loser] = {"at_most": round(ratings[winner] - gap, 1), "why": why}
+        else:
+            bounds[winner] = {"at_least": round(ratings[loser] + gap, 1), "why": why}
+    return bounds
+
+
+def _sweep(pair: PairResult) -> tuple[str | None, str | None]:
+    if pair.games and pair.draws == 0 and pair.b_wins == 0:
+        return pair.a, pair.b
+    if pair.games and pair.draws == 0 and pair.a_wins == 0:
+        return pair.b, pair.a
+    return None, None

@@ -47,7 +47,7 @@ def _search_plies(seconds: float, seed: int) -> tuple[int, float]:
 
 
 def bench(
-    seconds: Annotated[float, typer.Option(help="Seconds to run each path.")] = 3.0,
+    seconds: Annotated[float, typer.Option(min=0.01, help="Seconds to run each path.")] = 3.0,
     seed: Annotated[int, typer.Option(help="Seed of the random duels.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:

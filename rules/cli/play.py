@@ -50,7 +50,8 @@ Commands:
   a card        TS, ts, 10s, 10♠ (rank 6-9, 10/T, J, Q, K, A; suit S H D C or ♠ ♥ ♦ ♣)
   a number      the card with that number in your hand
   t, take       take cards from the pile
-  u, undo       take back your last decision (and the computer's moves since)
+  u, undo       take back your last decision (and the computer's moves since);
+                not the trump choice once the cards are dealt: it is blind
   h, hint       the move the strongest computer player would make (thinks for a second);
                 at the trump prompt h is hearts
   q, quit       stop now; the game so far is saved
@@ -462,6 +463,9 @@ class Session:
     def _move_of(self, text: str) -> Event:
         """The move meant by ``text``: take, or a card (by name or number) played as the phase requires."""
         if not text:
+            legal = self.game.legal_moves()
+            if len(legal) == 1 and isinstance(legal[0], Take):
+                return legal[0]  # taking is all you can do: Enter does it
             raise InputError(
                 _("type a card, its number, {take} to take, or ? for help").format(take=terminal.take_key())
             )
@@ -509,8 +513,12 @@ class Session:
         if not self._marks:
             self.say(Text(_("nothing to take back yet"), style="yellow"))
             return False
-        mark = self._marks.pop()
         game = self.game
+        if any(isinstance(event, Deal) for event in game.events[self._marks[-1] :]):
+            # The trump is chosen blind: once the hand has been seen, choosing again would not be blind.
+            self.say(Text(_("your trump choice cannot be taken back: you have seen your cards since"), style="yellow"))
+            return False
+        mark = self._marks.pop()
         popped = [game.pop() for _event in range(len(game.events) - mark)]
         theirs = sum(1 for event in popped if getattr(event, "seat", self.you) != self.you)
         trump_choice = isinstance(popped[-1], ChooseTrump)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Annotated
 
 import typer
@@ -63,6 +65,10 @@ def serve(
     except ValueError as error:
         typer.echo(f"trumps serve: {error}", err=True)
         raise typer.Exit(2) from None
+    busy = port_problem(host, port)
+    if busy is not None:
+        typer.echo(f"trumps serve: cannot listen on {host}:{port}: {busy}", err=True)
+        raise typer.Exit(1)
     problem = database_problem(settings.db)
     if problem is not None:
         typer.echo(f"trumps serve: cannot use the database {settings.db}: {problem}", err=True)
@@ -78,3 +84,22 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (checked before anything is created), or ``None``."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"unknown address ({error.strerror})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # As uvicorn binds: SO_REUSEADDR, so a port in TIME_WAIT after a restart is not called busy.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return "the port is in use by another program (choose another with --port)"
+            return error.strerror or str(error)
+    return None

@@ -1,8 +1,10 @@
-"""``trumps solve LOG [--json]``: the exact value of a duel position and of each of its moves.
+"""``trumps solve LOG [--json]``: the value of a duel position and of each of its moves, for the seat to act.
 
 The position is the one at the end of LOG; repetition counts start there (see
-:mod:`rules.players.solver` for how the solver treats the repetition rule). Values are for
-the seat to act: ``1`` win, ``0`` draw, ``-1`` loss.
+:mod:`rules.players.solver` for how the solver treats the repetition rule). Exact values are
+``1`` win, ``0`` draw, ``-1`` loss. When the solver finds no exact value within ``--seconds``
+(positions from real games with more than about ten cards in the hands often take longer), the
+answer is an estimate from playouts, as on the analysis board (see :mod:`rules.analysis`).
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ from typing import Annotated, Any
 
 import typer
 
-from rules import core
+from rules.analysis import PLAYOUTS, Evaluation, evaluate
 from rules.events import event_dict
 from rules.log import LogError, read_log
-from rules.players.knowledge import move_of
-from rules.players.solver import Solver, SolverLimit
+from rules.players.solver import Solver
 
 WORDS = {1: "win", 0: "draw", -1: "loss"}
 
@@ -25,9 +26,15 @@ WORDS = {1: "win", 0: "draw", -1: "loss"}
 def solve(
     log: Annotated[str, typer.Argument(help="The log file, or - for standard input.", show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
-    seconds: Annotated[float, typer.Option("--seconds", min=0.01, help="Give up after this long.")] = 60.0,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.01, help="Time for the exact value; after it, an estimate.")
+    ] = 60.0,
+    playouts: Annotated[int, typer.Option(min=1, help="Playouts of the estimate, shared among the moves.")] = PLAYOUTS,
 ) -> None:
-    """Solve the duel position at the end of LOG: its value, a best move and every move's value."""
+    """Solve the duel position at the end of LOG for the seat to act: its value, a best move and every move's value.
+
+    Without an exact value within --seconds, each move's winning chance is estimated from playouts.
+    """
     try:
         data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
     except OSError as error:
@@ -42,26 +49,46 @@ def solve(
         _fail("the game is over: there is no move to solve")
     if game.phase in ("trump_choice", "deal"):
         _fail(f"there is no position to solve yet: the log ends in phase {game.phase}")
-    state = game.core_state()
-    state.seen = {} if state.phase == core.SECOND else {state.key(): 1}
-    try:
-        solution = Solver(seconds=seconds).solve(state)
-    except SolverLimit:
-        _fail(f"no result within {seconds:g} s: the game from here is too large or too long to search (try --seconds)")
-    events = {move_of(event): event for event in game.legal_moves()}
-    result: dict[str, Any] = {
-        "value": solution.value,
-        "best": event_dict(events[solution.best]),
-        "moves": [{"move": event_dict(events[move]), "value": value} for move, value in solution.moves],
-    }
+    evaluation = evaluate(game, Solver(seconds=seconds), playouts)
     if as_json:
-        typer.echo(json.dumps(result))
+        typer.echo(json.dumps(result(evaluation)))
         return
-    seat = state.to_act
-    typer.echo(f"seat {seat} to act: {WORDS[solution.value]} ({solution.value:+d})")
-    typer.echo(f"best: {_describe(result['best'])}")
-    for entry in result["moves"]:
-        typer.echo(f"  {_describe(entry['move']):<12} {WORDS[entry['value']]}")
+    seat = evaluation.seat
+    if evaluation.kind == "exact":
+        assert evaluation.value is not None
+        typer.echo(f"seat {seat} to act: {WORDS[evaluation.value]} ({evaluation.value:+d})")
+    else:
+        assert seat is not None
+        typer.echo(
+            f"seat {seat} to act: no exact value within {seconds:g} s; estimate: a score of about "
+            f"{evaluation.scores[seat]:.0%} (1 a win, ½ a draw) from {evaluation.samples} playouts"
+        )
+    typer.echo(f"best: {_describe(event_dict(evaluation.best[0]))}")
+    for entry in evaluation.moves:
+        value = WORDS[int(entry.value)] if evaluation.kind == "exact" else f"about {entry.value:.0%}"
+        typer.echo(f"  {_describe(event_dict(entry.move)):<12} {value}")
+
+
+def result(evaluation: Evaluation) -> dict[str, Any]:
+    """The ``--json`` answer: for which seat, exact or estimated, the best move and every move's value."""
+    answer: dict[str, Any] = {"seat": evaluation.seat, "exact": evaluation.kind == "exact"}
+    if evaluation.kind == "exact":
+        answer["value"] = evaluation.value
+    else:
+        assert evaluation.seat is not None
+        answer["estimate"] = {
+            "score": evaluation.scores[evaluation.seat],
+            "samples": evaluation.samples,
+            "why": evaluation.reason,
+        }
+    answer["best"] = event_dict(evaluation.best[0])
+    key = "value" if evaluation.kind == "exact" else "score"
+    answer["moves"] = [
+        {"move": event_dict(entry.move), key: int(entry.value) if key == "value" else entry.value}
+        | ({} if key == "value" else {"samples": entry.samples})
+        for entry in evaluation.moves
+    ]
+    return answer
 
 
 def _describe(event: dict[str, Any]) -> str:

@@ -302,8 +302,9 @@ def table(view: View, names: Sequence[str], title: str, moves: Text, width: int 
 
 
 def _trump_of(view: View, seat: int) -> Text:
+    """``trump ♥``: labelled, since a bare suit symbol beside a name does not say what it is."""
     trump = view.trumps[seat]
-    return Text("") if trump is None else suit_text(trump)
+    return Text("") if trump is None else Text.assemble(Text(_("trump") + " ", style="dim"), suit_text(trump))
 
 
 def _count(count: int) -> str:
@@ -366,7 +367,7 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
         f" ({take_key()})",
     )
     if not cards:
-        return fill(_("You cannot beat {top}: {take}."), top=card_text(top), take=take)
+        return fill(_("You cannot beat {top}: {take}, or just press Enter."), top=card_text(top), take=take)
     if not can_take:
         return fill(_("Beat {top} with {cards} (must beat: you may not take)."), top=card_text(top), cards=listed)
     return fill(_("Beat {top} with {cards}, or {take}."), top=card_text(top), cards=listed, take=take)

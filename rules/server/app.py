@@ -25,6 +25,7 @@ from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rules.events import event_dict
+from rules.server import analysis
 from rules.server.hub import Hub
 from rules.server.limits import Settings
 from rules.server.protocol import (
@@ -88,6 +89,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The server app; ``settings`` default to :meth:`Settings.from_env`."""
     settings = settings if settings is not None else Settings.from_env()
     hub = Hub(settings)
+    board = analysis.Analysis()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -95,6 +97,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            board.close()
             await hub.stop()
 
     routes = [
@@ -105,11 +108,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", play),
+        *analysis.routes(),
         Mount("/static", app=_RevalidatedFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     handlers = {404: _http_error, 405: _http_error, Exception: _internal_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.hub = hub
+    app.state.analysis = board
     return app
 
 
@@ -172,7 +177,7 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
 
 
 async def lobby(request: Request) -> Response:
-    return _ok(Lobby(tables=[table.info() for table in _hub(request).open_tables()]))
+    return _ok(Lobby(tables=[table.info() for table in _hub(request).lobby_tables()]))
 
 
 async def table_info(request: Request) -> Response:

@@ -27,6 +27,9 @@ from rules.server.tables import Refused, Table, TableConfig, new_token, token_ha
 
 log = logging.getLogger("rules.server")
 
+ABANDONED_SECONDS = 300.0
+"""A match under way without any connection for this long is no longer listed in the lobby."""
+
 SLEEPING_INFOS = 4096
 """How many sleeping tables' lobby entries the hub remembers, so that looking one up does not replay it."""
 
@@ -173,6 +176,20 @@ class Hub:
     def open_tables(self) -> list[Table]:
         """Tables in memory whose match is not over, newest first."""
         return sorted((t for t in self.tables.values() if not t.match_over), key=lambda t: -t.created)
+
+    def lobby_tables(self, now: float | None = None) -> list[Table]:
+        """What the lobby lists: tables one can join or watch, the one with the latest news first.
+
+        A match under way that nobody has been connected to for :data:`ABANDONED_SECONDS` is left
+        out: a stranger should not walk into a half-played match that nobody plays. It can still be
+        reached by its link.
+        """
+        now = time.monotonic() if now is None else now
+
+        def listed(table: Table) -> bool:
+            return table.hand_no == 0 or bool(table.connections) or now - table.quiet_since < ABANDONED_SECONDS
+
+        return sorted((table for table in self.open_tables() if listed(table)), key=lambda t: -t.quiet_since)
 
     # --- putting idle tables to sleep ---------------------------------------------------------------
 

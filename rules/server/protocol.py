@@ -54,6 +54,9 @@ class SeatInfo(_Message):
     name: str | None = Field(default=None, description="The name a person gave when joining.")
     level: str | None = Field(default=None, description="The bot's level, for a computer seat.")
     connected: bool = Field(default=False, description="Whether a person is connected to this seat right now.")
+    left: bool = Field(
+        default=False, description="A free seat whose player left the table during the match (not a seat never taken)."
+    )
 
 
 class TableInfo(_Message):

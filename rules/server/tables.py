@@ -130,6 +130,8 @@ def token_hash(token: str) -> str:
 @dataclass
 class SeatState:
     kind: Literal["free", "human", "computer"]
+    left: bool = False
+    """A free seat whose player left (``seat_freed``), as opposed to one nobody has taken yet."""
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
@@ -244,7 +246,14 @@ class Table:
     def seat_infos(self) -> list[SeatInfo]:
         connected = self.connected_seats()
         return [
-            SeatInfo(seat=seat, kind=state.kind, name=state.name, level=state.level, connected=seat in connected)
+            SeatInfo(
+                seat=seat,
+                kind=state.kind,
+                name=state.name,
+                level=state.level,
+                connected=seat in connected,
+                left=state.left,
+            )
             for seat, state in enumerate(self.seats)
         ]
 
@@ -358,7 +367,7 @@ class Table:
             public = SeatTaken(seat=seat, name=record.get("name"))
         elif kind == "seat_freed":
             seat = record["seat"]
-            self.seats[seat] = SeatState("free")
+            self.seats[seat] = SeatState("free", left=True)
             public = SeatFreed(seat=seat)
         elif kind == "hand_started":
             self.hand_no = record["hand"]

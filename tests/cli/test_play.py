@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from rules.cli import app, terminal
 from rules.cli.play import InputError, Quit, Session, parse_card
+from rules.events import Position, Take
 from rules.game import Game
 from rules.log import read_log_file
 from rules.options import RuleSet
@@ -219,29 +220,40 @@ def test_undo_takes_back_your_move_and_the_computers_replies() -> None:
     # Back to just before your lead: trumps chosen and the deal pushed, no card played.
     assert [event.type for event in session.game.events] == ["choose_trump"] * 3 + ["deal"]
     assert after_move > len(session.game.events)
+    # The trump was chosen blind: once the cards are dealt, undo stops at the deal.
     session, output = run_session(rules, 0, ["s", "1", "u", "u"])
-    assert [event.type for event in session.game.events] == []
-    assert "Took back your last trump choice" in output
-    session, output = run_session(rules, 0, ["s", "u", "u"])
-    assert "nothing to take back yet" in output
+    assert [event.type for event in session.game.events] == ["choose_trump"] * 3 + ["deal"]
+    assert "your trump choice cannot be taken back: you have seen your cards since" in output
+    session, output = run_session(rules, 0, ["s", "u"])
+    assert "cannot be taken back" in output and "Took back" not in output
 
 
 runner = CliRunner()
 
 
-def test_undoing_the_trump_choice_keeps_the_deal_of_an_unseeded_game() -> None:
+def test_the_trump_choice_stays_blind_undo_cannot_reach_it_once_the_hand_is_seen() -> None:
     game = Game(RuleSet(players=2, dealer=1))  # no seed: every sample_deal() is a fresh shuffle
-    lines = iter(["s", "u", "s"])
-    deals: list[object] = []
-
-    def read_line(prompt: str) -> str | None:
-        deals.extend(event for event in game.events if event.type == "deal")
-        return next(lines, None)
-
-    session = Session(game, 0, {1: make_player("easy", 1)}, Console(file=io.StringIO()), read_line)
+    lines = iter(["s", "u"])
+    session = Session(game, 0, {1: make_player("easy", 1)}, Console(file=io.StringIO()), lambda _: next(lines, None))
     with pytest.raises(Quit):
         session.run()
-    assert len(deals) == 2 and deals[0] == deals[1]
+    assert [event.type for event in game.events][:3] == ["choose_trump", "choose_trump", "deal"]
+    assert session.undos == 0
+
+
+def test_enter_takes_when_taking_is_the_only_move() -> None:
+    position = Position(trumps=["S", "H"], hands=[["7C"], ["KH", "6D"]], pile=["AD"], to_act=0, phase="respond")
+    game = Game.from_position(position)
+    lines = iter([""])
+    output = io.StringIO()
+    session = Session(
+        game, 0, {1: make_player("easy", 1)}, Console(file=output, width=100), lambda _: next(lines, None)
+    )
+    with pytest.raises(Quit):
+        session.run()
+    assert isinstance(game.events[1], Take) and game.events[1].seat == 0
+    assert "or just press Enter" in output.getvalue()
+    assert "trump ♠" in output.getvalue() and "trump ♥" in output.getvalue()
 
 
 def test_quitting_mid_game_saves_a_replayable_log(tmp_path: Path) -> None:

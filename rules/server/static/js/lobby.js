@@ -174,14 +174,16 @@ export class LobbyScreen {
       return seat.connected ? name : t("lobby.away", { name });
     };
     const level = (seat) => (seat.level ? t(`level.${seat.level}`) : "");
-    const who = table.seats.map((seat) => seat.kind === "free" ? t("lobby.free_seat") : seat.kind === "computer" ? t("lobby.computer", { level: level(seat) }) : person(seat)).join(" · ");
+    const freeSeat = (seat) => t(seat.left ? "lobby.free_seat_left" : "lobby.free_seat");
+    const who = table.seats.map((seat) => seat.kind === "free" ? freeSeat(seat) : seat.kind === "computer" ? t("lobby.computer", { level: level(seat) }) : person(seat)).join(" · ");
     const status = table.status === "waiting" ? t("lobby.waiting", { count: free.length }) : t("lobby.hand", { n: table.hand });
     const mine = savedSeat(table.id);
     const actions = h("div", { class: "actions" });
     if (mine) {
       actions.append(h("a", { class: "btn small primary", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, t("lobby.back_to_seat")));
     } else if (free.length) {
-      const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, t("lobby.join"));
+      const underway = table.status === "playing";
+      const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, t(underway ? "lobby.join_underway" : "lobby.join"));
       join.addEventListener("click", () => this.join(table.id, join));
       actions.append(join);
     }

@@ -68,6 +68,12 @@ export function logLink(handEnd, tableId) {
   return h("a", { class: "btn small", href: url, download: `table-${tableId}-hand-${handEnd.hand}.jsonl` }, t("outcome.download_log"));
 }
 
+/** A link to the hand on the analysis board: every hand face up, each position evaluated. */
+export function reviewLink(handEnd, tableId) {
+  const url = `/replay?table=${encodeURIComponent(tableId)}&hand=${handEnd.hand}`;
+  return h("a", { class: "btn small review-link", href: url, target: "_blank", rel: "noopener" }, "Review the hand");
+}
+
 export function capitalize(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

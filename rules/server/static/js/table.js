@@ -7,7 +7,7 @@ import { api, forgetSeat, saveName, savedName, savedSeat, saveSeat } from "./api
 import { cardLabel, cardName, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { dragCard, layoutFan, sortHand } from "./hand.js";
-import { capitalize, labelSpans, logLink, pileLabel, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
+import { capitalize, labelSpans, logLink, pileLabel, reviewLink, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
 import { t } from "./i18n.js";
 import { h, setConnection, showToast } from "./ui.js";
 import { about, errorText, eventLine, lastMove, notificationLine, outcomeWords, placeWord, seatName } from "./words.js";
@@ -17,6 +17,13 @@ const PILE_SHOWN = 6;
 const PACE_MS = 450;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const KNOWN_SHOWN = 8;
+const AUTO_TAKE_MS = 1500;
+const AUTO_TAKE_KEY = "trumps:auto-take";
+
+/** Whether the page takes by itself when taking is your only move (on unless you turned it off). */
+function autoTaking() {
+  return localStorage.getItem(AUTO_TAKE_KEY) !== "off";
+}
 // A person is shown as away once their seat has had no connection for this long: not while a
 // page that just joined is still opening, nor for a reload.
 const AWAY_AFTER_MS = 1500;
@@ -60,6 +67,7 @@ export class TableScreen {
     window.removeEventListener("resize", this.onResize);
     clearInterval(this.clockTimer);
     clearTimeout(this.pacer);
+    clearTimeout(this.autoTakeTimer);
     clearTimeout(this.awayTimer);
     this.connection.close();
     setConnection("", "");
@@ -107,6 +115,7 @@ export class TableScreen {
     this.record(message);
     this.render();
     this.justPlayed = null;
+    this.autoTake();
     if (first) this.root.querySelector(".hand .card.legal, .suit-choice:not(:disabled), .btn.primary")?.focus();
     const next = this.queue[0];
     if (!next) return;
@@ -359,7 +368,7 @@ export class TableScreen {
     if (last && last.seat === seat && seat !== this.mySeat && !view?.outcome) {
       box.append(h("span", { class: "said", "aria-hidden": "true" }, suitColoured(last.text)));
     }
-    if (seat !== this.mySeat && view && view.phase !== "trump_choice") {
+    if (seat !== this.mySeat && view && view.phase !== "trump_choice" && count > 0) {
       const fan = h("div", { class: "back-fan", "aria-label": t("seat.cards", { count }) });
       for (let i = 0; i < Math.min(count, 12); i++) fan.append(makeCard(null));
       fan.append(h("span", { class: "count" }, String(count)));
@@ -543,7 +552,7 @@ export class TableScreen {
     } else {
       buttons.append(h("p", {}, t("outcome.waiting_next")));
     }
-    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId));
+    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId), reviewLink(message.hand_end, this.tableId));
     dialog.append(buttons);
     return dialog;
   }
@@ -591,7 +600,8 @@ export class TableScreen {
     const bar = h("div", { class: "me-bar" }, this.seatBox(me));
     const actions = h("div", { class: "actions-bar" });
     const takeLegal = view?.legal_moves.some((move) => move.type === "take");
-    if (view && ["respond"].includes(view.phase) && !view.outcome) {
+    // Only when you may take: a greyed button while the others decide was read as an offer.
+    if (view && takeLegal && !view.outcome) {
       const count = this.takeCount();
       const label = count === null ? t("take.button") : t("take.button_n", { count });
       const button = h("button", {
@@ -651,6 +661,17 @@ export class TableScreen {
     return wrap;
   }
 
+  /** When taking is your only move and the option is on, take after a short pause (time to see why). */
+  autoTake() {
+    clearTimeout(this.autoTakeTimer);
+    const legal = this.update?.view?.legal_moves ?? [];
+    if (!autoTaking() || !this.myTurn() || this.pending || legal.length !== 1 || legal[0].type !== "take") return;
+    const eventNo = this.update.event_no;
+    this.autoTakeTimer = setTimeout(() => {
+      if (this.update?.event_no === eventNo && !this.pending && this.queue.length === 0 && autoTaking()) this.take();
+    }, AUTO_TAKE_MS);
+  }
+
   layoutHand() {
     const hand = this.root.querySelector(".hand:not(.empty)");
     if (hand) layoutFan(hand);
@@ -670,7 +691,15 @@ export class TableScreen {
     } else if (message.seed_hash) {
       aside.append(h("p", { class: "seed", title: t("side.seed_title") }, t("side.fingerprint", { hash: message.seed_hash.slice(0, 12) })));
     }
-    if (this.mySeat !== null) aside.append(h("p", { class: "keys" }, t("side.keys")));
+    if (this.mySeat !== null) {
+      const box = h("input", { type: "checkbox", class: "auto-take-option", checked: autoTaking() });
+      box.addEventListener("change", () => {
+        localStorage.setItem(AUTO_TAKE_KEY, box.checked ? "on" : "off");
+        this.autoTake();
+      });
+      aside.append(h("label", { class: "check auto-take" }, box, " ", t("side.auto_take")));
+      aside.append(h("p", { class: "keys" }, t("side.keys")));
+    }
     const leave = h("button", { type: "button", class: "btn small leave" }, t(this.mySeat === null ? "side.back" : "side.leave"));
     leave.addEventListener("click", () => this.leave());
     aside.append(leave);

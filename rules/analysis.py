@@ -1,0 +1,167 @@
+"""The evaluation of a position: exact where the solver answers within a budget, else an estimate.
+
+What the analysis board (``/replay``) and ``trumps solve`` show for a position:
+
+* ``exact``: the duel solver settled the position within its budget: the value for the seat to
+  act (``1`` win, ``0`` draw, ``-1`` loss), every move's value and the best moves;
+* ``estimate``: the solver gave up (or the game has three or four players, which it does not
+  handle): each move's expected score from playouts, the greedy-with-noise games the search
+  players (:mod:`rules.players.mcts`) finish their searches with, from this exact position
+  (every hand known, as in a replay), labelled with their number;
+* ``over``: the game is over; its result;
+* ``none``: nothing to evaluate yet (the trumps are chosen blind, then the cards are dealt).
+
+A *score* is what a seat can expect: 1 for a win, ½ for a draw, 0 for a loss, so an
+exact value ``v`` is the score ``(v + 1) / 2``; a move's estimated score is its playouts' mean, and
+a position's estimate is that of its best move for the seat to act.
+Playouts are seeded by the position, so an estimate is the same each time it is asked for.
+
+Repetition counts start at the position evaluated (see :mod:`rules.players.solver`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules import core
+from rules.events import Event, event_dict
+from rules.game import Game
+from rules.players.knowledge import move_of
+from rules.players.mcts import rollout
+from rules.players.solver import Solver, SolverLimit
+
+SOLVER_SECONDS = 0.5
+"""The board's budget for the exact value of one position (``trumps solve`` has its own, ``--seconds``)."""
+
+PLAYOUTS = 240
+"""Playouts of an estimate, shared out among the moves (at least :data:`PLAYOUTS_PER_MOVE` each)."""
+
+PLAYOUTS_PER_MOVE = 24
+
+Kind = Literal["exact", "estimate", "over", "none"]
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move and its value: exact (``1``, ``0``, ``-1``), or an estimated score in [0, 1]."""
+
+    move: Event
+    value: float
+    samples: int = 0
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A position's evaluation for the seat to act (``seat``); see the module's description of ``kind``."""
+
+    kind: Kind
+    seat: int | None
+    scores: list[float]
+    """Each seat's score (1 win, ½ draw, 0 loss): exact, estimated, or the result of a finished game."""
+    value: int | None = None
+    """``exact`` only: the value for ``seat``."""
+    moves: list[MoveValue] = field(default_factory=list)
+    samples: int = 0
+    """``estimate`` only: how many playouts the scores come from."""
+    reason: str = ""
+    """Why the value is an estimate, or why there is nothing to evaluate."""
+    pick: Event | None = None
+    """``exact`` only: the solver's choice among the best moves (among wins, the quickest)."""
+
+    @property
+    def best(self) -> list[Event]:
+        """The moves of best value for the seat to act (the solver's pick first)."""
+        if not self.moves:
+            return []
+        top = max(entry.value for entry in self.moves)
+        tied = [entry.move for entry in self.moves if entry.value == top]
+        return sorted(tied, key=lambda move: move != self.pick)
+
+    def as_dict(self) -> dict[str, Any]:
+        """As JSON for the board and ``trumps solve --json``."""
+        result: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "scores": self.scores}
+        if self.kind == "exact":
+            result["value"] = self.value
+        if self.kind == "estimate":
+            result["samples"] = self.samples
+        if self.moves:
+            result["best"] = [event_dict(move) for move in self.best]
+            result["moves"] = [
+                {"move": event_dict(entry.move), "value": entry.value}
+                | ({"samples": entry.samples} if self.kind == "estimate" else {})
+                for entry in self.moves
+            ]
+        if self.reason:
+            result["reason"] = self.reason
+        return result
+
+
+def search_state(game: Game) -> core.State:
+    """The position at the end of ``game`` for a search, repetition counts starting there."""
+    state = game.core_state()
+    state.seen = {} if state.phase == core.SECOND else {state.key(): 1}
+    return state
+
+
+def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS) -> Evaluation:
+    """Evaluate the position at the end of ``game``; ``solver`` (with its budget) tries the exact value first.
+
+    Without a solver, or with three or four players, the evaluation is an estimate.
+    """
+    players = game.rules.players
+    outcome = game.outcome
+    if outcome is not None:
+        if outcome.result == "draw":
+            return Evaluation("over", None, [0.5] * players)
+        return Evaluation("over", None, [0.0 if seat == outcome.loser else 1.0 for seat in range(players)])
+    if game.phase in ("trump_choice", "deal"):
+        reason = "the trumps are chosen blind" if game.phase == "trump_choice" else "the cards are not dealt yet"
+        return Evaluation("none", game.to_act, [], reason=reason)
+    state = search_state(game)
+    events = {move_of(event): event for event in game.legal_moves()}
+    reason = "the solver handles the duel only"
+    if players == 2 and solver is not None:
+        try:
+            solution = solver.solve(state)
+        except SolverLimit:
+            reason = f"the solver found no exact value within {_budget(solver)}"
+        else:
+            seat = state.to_act
+            score = (solution.value + 1) / 2
+            scores = [score if other == seat else 1 - score for other in range(players)]
+            moves = [MoveValue(events[move], value) for move, value in solution.moves]
+            return Evaluation("exact", seat, scores, value=solution.value, moves=moves, pick=events[solution.best])
+    return _estimate(game, state, events, playouts, reason)
+
+
+def _budget(solver: Solver) -> str:
+    if solver.seconds is not None:
+        return f"{solver.seconds:g} s"
+    return f"{solver.max_nodes} positions"
+
+
+def _estimate(game: Game, state: core.State, events: dict[int, Event], playouts: int, reason: str) -> Evaluation:
+    """Scores from playouts: each legal move is played, then the game is finished by the rollout policy."""
+    seat = state.to_act
+    players = game.rules.players
+    rng = random.Random(int.from_bytes(hashlib.sha256(repr(state.key()).encode()).digest()[:8], "big"))
+    each = max(PLAYOUTS_PER_MOVE, playouts // max(1, len(events)))
+    moves: list[MoveValue] = []
+    best: list[float] = []
+    for move, event in events.items():
+        totals = [0.0] * players
+        for _ in range(each):
+            work = state.copy()
+            core.apply(work, move)
+            rewards = rollout(work, rng)
+            for other in range(players):
+                totals[other] += (rewards[other] + 1) / 2
+        means = [round(total / each, 3) for total in totals]
+        moves.append(MoveValue(event, means[seat], each))
+        if not best or means[seat] > best[seat]:
+            best = means
+    # The seat to act picks its best move: the position is worth what that move is worth.
+    return Evaluation("estimate", seat, best, moves=moves, samples=each * len(events), reason=reason)

@@ -1,0 +1,294 @@
+"""The analysis board's requests: a log replayed ply by ply, a position evaluated, a computer's reply, a hand's log.
+
+Routes (registered by :func:`routes`):
+
+* ``POST /api/replay`` ``{"log": TEXT}``: every ply of the log (the event, what the rules did on
+  their own, the whole state after it, the legal moves), or one line naming its first bad line;
+* ``POST /api/analysis`` ``{"log": TEXT}``: the evaluation of the position at the end of the log
+  (see :mod:`rules.analysis`);
+* ``POST /api/analysis/move`` ``{"log": TEXT, "level": LEVEL}``: the computer's move there ("play on
+  from here");
+* ``GET /api/tables/{id}/hands/{hand}/log``: a finished hand's log (public once the hand is over,
+  as its seed is).
+
+Searches run in one worker process of their own (``spawn``), never on the event loop and never
+in the pool of the computer seats, so analysing a game does not slow live tables. The worker
+keeps the solver's table between positions (those of one game share most of their subtrees) and
+remembers its last evaluations by position; the server remembers them by log too, so stepping
+back and forth costs nothing. Replaying a log (a few milliseconds) runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from rules.analysis import SOLVER_SECONDS, evaluate
+from rules.events import event_dict, parse_event
+from rules.game import Game
+from rules.log import LogError, log_lines, read_log
+from rules.players import LEVELS, make_player
+from rules.players.solver import Solver
+from rules.server.bots import _watch_parent
+from rules.server.tables import TableConfig
+
+log = logging.getLogger("rules.server")
+
+MAX_LOG_BYTES = 512 * 1024
+"""The largest log accepted (a long duel's log is about 10 KB)."""
+
+MAX_WAITING = 16
+"""Searches queued for the worker at most; past this a request is refused as busy."""
+
+REMEMBERED = 4096
+"""Evaluations remembered, in the server and in the worker."""
+
+# --- in the worker ---------------------------------------------------------------------------------
+
+_solver: Solver | None = None
+_evaluations: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+
+def _position_key(game: Game) -> tuple[Any, ...]:
+    return (game.header.model_dump_json(), game.phase, game.core_state().key() if game.to_act is not None else None)
+
+
+def evaluate_log(text: str) -> dict[str, Any]:
+    """The evaluation of the position at the end of the log ``text`` (runs in the worker)."""
+    global _solver
+    game = read_log(text)
+    if game.phase in ("lead", "respond", "second"):
+        key = _position_key(game)
+        known = _evaluations.get(key)
+        if known is not None:
+            _evaluations.move_to_end(key)
+            return known
+    if _solver is None:
+        _solver = Solver(seconds=SOLVER_SECONDS, max_entries=200_000)
+    result = evaluate(game, _solver).as_dict()
+    if game.phase in ("lead", "respond", "second"):
+        _evaluations[key] = result
+        if len(_evaluations) > REMEMBERED:
+            _evaluations.popitem(last=False)
+    return result
+
+
+def computer_move(text: str, level: str) -> dict[str, Any]:
+    """The ``level`` player's move at the end of the log ``text``, seeing only its own hand (runs in the worker)."""
+    game = read_log(text)
+    seat = game.to_act
+    assert seat is not None, "the server asks only when someone is to act"
+    player = make_player(level, int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big"))
+    return event_dict(player.choose(game.view(seat)))
+
+
+def replay_plies(game: Game) -> dict[str, Any]:
+    """Every ply of ``game`` from its start: the event, its notifications, the state after it and the legal moves."""
+    again = Game(game.header.rule_set())
+    plies: list[dict[str, Any]] = [_ply(again, None, [])]
+    for event in game.events:
+        notifications = again.push(event)
+        plies.append(_ply(again, event_dict(event), [event_dict(note) for note in notifications]))
+    return {"header": event_dict(game.header), "lines": log_lines(game), "plies": plies}
+
+
+def _ply(game: Game, event: dict[str, Any] | None, notifications: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "event": event,
+        "notifications": notifications,
+        "state": game.state().model_dump(mode="json"),
+        "legal": [event_dict(move) for move in game.legal_moves()],
+    }
+
+
+# --- in the server ---------------------------------------------------------------------------------
+
+
+class Analysis:
+    """The board's searches: one worker process, its queue, and the evaluations remembered by log."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._waiting = 0
+        self._known: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    async def _search(self, function: Any, *args: Any) -> Any:
+        if self._waiting >= MAX_WAITING:
+            raise _Busy
+        self._waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor(), function, *args)
+        except BrokenProcessPool:
+            log.error("the analysis worker died; starting a new one")
+            pool, self._pool = self._pool, None
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise _Busy from None
+        finally:
+            self._waiting -= 1
+
+    async def evaluation(self, text: str) -> dict[str, Any]:
+        key = hashlib.sha256(text.encode()).hexdigest()
+        known = self._known.get(key)
+        if known is not None:
+            self._known.move_to_end(key)
+            return known
+        result: dict[str, Any] = await self._search(evaluate_log, text)
+        self._known[key] = result
+        if len(self._known) > REMEMBERED:
+            self._known.popitem(last=False)
+        return result
+
+    async def move(self, text: str, level: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._search(computer_move, text, level)
+        return result
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class _Busy(Exception):
+    """The worker has as many searches queued as it takes."""
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+
+
+async def _log_text(request: Request) -> str:
+    """The ``log`` of the request's JSON body, checked to replay (raises :class:`_BadRequest`)."""
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_LOG_BYTES + 1024:
+            raise _BadRequest("too_large", f"the log is larger than {MAX_LOG_BYTES // 1024} KB")
+    try:
+        body = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise _BadRequest("bad_request", "the request body is not valid JSON") from None
+    text = body.get("log") if isinstance(body, dict) else None
+    if not isinstance(text, str):
+        raise _BadRequest("bad_request", 'send {"log": TEXT}: the log\'s lines as one string')
+    return text
+
+
+class _BadRequest(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _analysis(request: Request) -> Analysis:
+    analysis: Analysis = request.app.state.analysis
+    return analysis
+
+
+async def _checked_game(text: str) -> Game:
+    try:
+        return await asyncio.to_thread(read_log, text)
+    except LogError as error:
+        raise _BadRequest("bad_log", str(error)) from None
+
+
+async def replay(request: Request) -> Response:
+    try:
+        game = await _checked_game(await _log_text(request))
+    except _BadRequest as error:
+        return _error(error.code, str(error), 413 if error.code == "too_large" else 400)
+    return JSONResponse(await asyncio.to_thread(replay_plies, game))
+
+
+async def analyse(request: Request) -> Response:
+    try:
+        text = await _log_text(request)
+        await _checked_game(text)
+        return JSONResponse(await _analysis(request).evaluation(text))
+    except _BadRequest as error:
+        return _error(error.code, str(error), 413 if error.code == "too_large" else 400)
+    except _Busy:
+        return _error("busy", "the analysis is busy with other games; try again in a moment", 503)
+
+
+async def play_on(request: Request) -> Response:
+    level = request.query_params.get("level", "medium")
+    if level not in LEVELS:
+        return _error("bad_request", f"unknown level {level!r}: choose one of {', '.join(LEVELS)}", 400)
+    try:
+        text = await _log_text(request)
+        game = await _checked_game(text)
+        if game.to_act is None:
+            return _error("no_move", "nobody is to act at the end of this log", 409)
+        return JSONResponse({"move": await _analysis(request).move(text, level)})
+    except _BadRequest as error:
+        return _error(error.code, str(error), 413 if error.code == "too_large" else 400)
+    except _Busy:
+        return _error("busy", "the computer is busy with other games; try again in a moment", 503)
+
+
+async def hand_log(request: Request) -> Response:
+    """A finished hand's log, rebuilt from the table's stored events."""
+    table_id = request.path_params["table_id"]
+    try:
+        hand = int(request.path_params["hand"])
+    except ValueError:
+        return _error("bad_request", "the hand is a number: 1 for the first hand", 400)
+    stored = await request.app.state.hub.store.load(table_id) if 0 < len(table_id) <= 40 else None
+    if stored is None:
+        return _error("not_found", f"there is no table {table_id[:40]!r}", 404)
+    game = await asyncio.to_thread(_hand_game, TableConfig.model_validate(stored.config), stored.events, hand)
+    if game is None:
+        return _error("not_found", f"this table has no hand {hand}", 404)
+    if not game.is_over():
+        return _error("hand_not_over", f"hand {hand} is not over yet: its log is public once it is", 409)
+    text = "".join(line + "\n" for line in log_lines(game))
+    return PlainTextResponse(text, media_type="application/x-ndjson")
+
+
+def _hand_game(config: TableConfig, records: list[dict[str, Any]], hand: int) -> Game | None:
+    """Hand number ``hand`` of a table's stored events, replayed (``None`` if the table has no such hand)."""
+    game: Game | None = None
+    for record in records:
+        kind = record["type"]
+        if kind == "hand_started":
+            if game is not None:
+                break
+            if record["hand"] == hand:
+                game = Game(config.rule_set(record["dealer"]), seed=int(record["seed"]))
+        elif game is not None and kind not in ("seat_taken", "seat_freed"):
+            game.push(parse_event({key: value for key, value in record.items() if key != "by"}))
+    return game
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/replay", replay_page),
+        Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/analysis", analyse, methods=["POST"]),
+        Route("/api/analysis/move", play_on, methods=["POST"]),
+        Route("/api/tables/{table_id}/hands/{hand}/log", hand_log, methods=["GET"]),
+    ]
+
+
+async def replay_page(request: Request) -> Response:
+    return FileResponse(Path(__file__).parent / "static" / "replay.html", headers={"Cache-Control": "no-cache"})

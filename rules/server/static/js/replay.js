@@ -1,0 +1,603 @@
+// The analysis board (/replay): a log stepped through ply by ply, every hand face up, each
+// position evaluated by the server (exact where the solver answers, else an estimate).
+//
+// Opened from a file (drop or picker), pasted text, or a finished hand of an online table
+// (/replay?table=ID&hand=N). "#ply=N" in the address is the position shown.
+// The rules run on the server only: POST /api/replay gives every ply's state and legal moves.
+
+import { cardLabel, makeCard, suitName, suitSymbol } from "./cards.js";
+import { trumpBadge } from "./parts.js";
+import { h, showToast } from "./ui.js";
+import { eventLine, notificationLine } from "./words.js";
+
+// Every string this page shows, in English, so that they can move into the message catalogs.
+const TEXT = {
+  title: "Analysis board",
+  intro: "Open a game's log (one JSON object a line, as trumps play and the tables save them) to step through it with every hand face up.",
+  drop: "Drop a log file here, or",
+  pick: "choose a file",
+  paste: "Or paste a log:",
+  open: "Open the pasted log",
+  reading: "Reading the log…",
+  openAnother: "Open another log",
+  badLog: "This log cannot be replayed: {reason}",
+  noHand: "This hand's log could not be fetched: {reason}",
+  start: "Start",
+  first: "First position (Home)",
+  prev: "Previous move (←)",
+  next: "Next move (→)",
+  last: "Last position (End)",
+  ply: "Position {ply} of {total}",
+  slider: "Position in the game",
+  moves: "Moves",
+  seat: "Seat {n}",
+  toAct: "to act",
+  out: "out",
+  cards: "{n} cards",
+  oneCard: "1 card",
+  pile: "Pile",
+  emptyPile: "The pile is empty.",
+  noTrump: "no trump yet",
+  trumpOf: "Trump: {suit}",
+  phase: { trump_choice: "choosing trumps", deal: "waiting for the deal", lead: "lead", respond: "respond", second: "second card", finished: "game over" },
+  whoseTurn: "{seat} to act: {phase}.",
+  over: "The game is over.",
+  evaluation: "Evaluation",
+  analysing: "Analysing…",
+  busy: "The analysis is busy; trying again…",
+  exact: "Exact: {seat} {result}.",
+  results: { 1: "wins", 0: "draws", "-1": "loses" },
+  estimate: "Estimate: {seat} wins about {percent}% (from {samples} playouts; {reason}).",
+  none: "Nothing to evaluate yet: {reason}.",
+  finalLoss: "{seat} lost.",
+  finalDraw: "The game was drawn.",
+  best: "Best: {moves}",
+  take: "take",
+  graph: "Evaluation over the game, for seat 1 (top: seat 1 wins; bottom: seat 2 wins)",
+  blunder: "turned a won position into a lost one",
+  mistake: "gave away a win or a draw",
+  link: "Copy a link to this position",
+  linkCopied: "Link copied.",
+  linkLocal: "Link copied; it opens this position only in this browser (the log is not on the server).",
+  playOn: "Play on from here",
+  playingOn: "You play {seat} from here against the computer ({level}). Click a highlighted card.",
+  stopPlaying: "Back to the game",
+  thinking: "The computer is thinking…",
+  download: "Download the log",
+  handOf: "Hand {hand} of table {table}",
+  previousHand: "Previous hand",
+  nextHand: "Next hand",
+};
+
+/** `format("{n} cards", {n: 3})` -> "3 cards". */
+function format(template, params = {}) {
+  return template.replace(/\{(\w+)\}/g, (_, key) => String(params[key] ?? ""));
+}
+
+const SAVED = "trumps:replay-log";
+const LEVEL = "medium";
+
+function seatLabel(seat) {
+  return format(TEXT.seat, { n: seat + 1 });
+}
+
+function moveWords(event) {
+  if (event.type === "take") return TEXT.take;
+  return `${event.type} ${cardLabel(event.card)}`;
+}
+
+function sameMove(a, b) {
+  return a && b && a.type === b.type && a.seat === b.seat && (a.card ?? null) === (b.card ?? null);
+}
+
+async function postJson(url, body) {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await response.json().catch(() => ({ message: response.statusText }));
+  if (!response.ok) {
+    const error = new Error(data.message || response.statusText);
+    error.code = data.code;
+    throw error;
+  }
+  return data;
+}
+
+class ReplayBoard {
+  constructor(root) {
+    this.root = root;
+    this.replay = null; // {header, lines, plies}
+    this.ply = 0;
+    this.source = null; // {table, hand} for a hand of an online table, else null
+    this.evaluations = new Map(); // ply -> evaluation
+    this.generation = 0; // bumped when another log is opened: stale answers are dropped
+    this.playing = null; // {seat} while playing on against the computer
+    this.onKey = (event) => this.key(event);
+  }
+
+  async start() {
+    document.addEventListener("keydown", this.onKey);
+    window.addEventListener("hashchange", () => this.go(this.plyFromHash(), { fromHash: true }));
+    const params = new URLSearchParams(location.search);
+    if (params.get("table") && params.get("hand")) {
+      this.source = { table: params.get("table"), hand: params.get("hand") };
+      this.root.replaceChildren(h("p", { class: "loading" }, TEXT.reading));
+      try {
+        const url = `/api/tables/${encodeURIComponent(this.source.table)}/hands/${encodeURIComponent(this.source.hand)}/log`;
+        const response = await fetch(url);
+        if (!response.ok) throw new Error((await response.json().catch(() => ({}))).message || response.statusText);
+        await this.open(await response.text());
+      } catch (error) {
+        this.showOpener(format(TEXT.noHand, { reason: error.message }));
+      }
+      return;
+    }
+    const saved = sessionStorage.getItem(SAVED);
+    if (saved) await this.open(saved, { quiet: true });
+    else this.showOpener();
+  }
+
+  // --- opening a log ------------------------------------------------------------------------------
+
+  showOpener(problem = "") {
+    this.replay = null;
+    const picker = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson,text/plain", class: "file-input", "aria-label": TEXT.pick });
+    picker.addEventListener("change", async () => {
+      const file = picker.files?.[0];
+      if (file) await this.open(await file.text());
+    });
+    const pickLabel = h("label", { class: "btn small" }, TEXT.pick, picker);
+    const zone = h("div", { class: "drop-zone", tabindex: "0" }, h("p", {}, TEXT.drop, " ", pickLabel));
+    zone.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      zone.classList.add("over");
+    });
+    zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+    zone.addEventListener("drop", async (event) => {
+      event.preventDefault();
+      zone.classList.remove("over");
+      const file = event.dataTransfer?.files?.[0];
+      const text = file ? await file.text() : event.dataTransfer?.getData("text/plain");
+      if (text) await this.open(text);
+    });
+    const area = h("textarea", { class: "paste", rows: "6", spellcheck: "false", "aria-label": TEXT.paste, placeholder: '{"type":"start","format":1,"players":2,"dealer":0}' });
+    const open = h("button", { type: "button", class: "btn primary open-pasted" }, TEXT.open);
+    open.addEventListener("click", () => this.open(area.value));
+    this.root.replaceChildren(
+      h("section", { class: "opener panel" },
+        h("h1", {}, TEXT.title),
+        h("p", {}, TEXT.intro),
+        problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
+        zone,
+        h("p", {}, TEXT.paste),
+        area,
+        h("p", {}, open)),
+    );
+  }
+
+  async open(text, { quiet = false } = {}) {
+    let replay;
+    try {
+      replay = await postJson("/api/replay", { log: text });
+    } catch (error) {
+      if (quiet) sessionStorage.removeItem(SAVED);
+      this.showOpener(format(TEXT.badLog, { reason: error.message }));
+      return;
+    }
+    if (!this.source) sessionStorage.setItem(SAVED, text);
+    this.generation += 1;
+    this.replay = replay;
+    this.original = replay;
+    this.evaluations = new Map();
+    this.playing = null;
+    this.layout();
+    this.go(this.plyFromHash());
+    this.evaluateAll(this.generation);
+  }
+
+  plyFromHash() {
+    const match = /ply=(\d+)/.exec(location.hash);
+    const total = this.replay ? this.replay.plies.length - 1 : 0;
+    return match ? Math.min(Number(match[1]), total) : total;
+  }
+
+  // --- the page's parts ----------------------------------------------------------------------------
+
+  layout() {
+    const total = this.replay.plies.length - 1;
+    const button = (label, text, action, cls) => {
+      const node = h("button", { type: "button", class: `btn small ${cls}`, "aria-label": label, title: label }, text);
+      node.addEventListener("click", action);
+      return node;
+    };
+    this.slider = h("input", { type: "range", min: "0", max: String(total), value: String(this.ply), class: "ply-slider", "aria-label": TEXT.slider });
+    this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
+    this.counter = h("span", { class: "ply-counter", "aria-live": "polite" });
+    const controls = h("div", { class: "controls" },
+      button(TEXT.first, "|◀", () => this.go(0), "first"),
+      button(TEXT.prev, "◀", () => this.go(this.ply - 1), "prev"),
+      this.slider,
+      button(TEXT.next, "▶", () => this.go(this.ply + 1), "next"),
+      button(TEXT.last, "▶|", () => this.go(this.replay.plies.length - 1), "last"),
+      this.counter);
+    this.board = h("section", { class: "board felt", "aria-label": TEXT.title });
+    this.narration = h("ul", { class: "narration", "aria-live": "polite" });
+    this.evaluationBox = h("div", { class: "evaluation", "aria-live": "polite" });
+    this.graph = h("div", { class: "graph" });
+    this.moveList = h("ol", { class: "move-list", start: "1" });
+    this.playBox = h("div", { class: "play-on-box" });
+    const linkButton = h("button", { type: "button", class: "btn small copy-link" }, TEXT.link);
+    linkButton.addEventListener("click", () => this.copyLink());
+    const another = h("button", { type: "button", class: "btn small another" }, TEXT.openAnother);
+    another.addEventListener("click", () => {
+      sessionStorage.removeItem(SAVED);
+      history.replaceState(null, "", "/replay");
+      this.source = null;
+      this.showOpener();
+    });
+    const text = this.replay.lines.join("\n") + "\n";
+    const download = h("a", { class: "btn small", download: "game.jsonl", href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })) }, TEXT.download);
+    this.playButton = h("button", { type: "button", class: "btn small play-on" }, TEXT.playOn);
+    this.playButton.addEventListener("click", () => (this.playing ? this.stopPlaying() : this.playOn()));
+    // A hand of an online table: the table's other hands are a link away (those not over are refused, saying so).
+    const hands = this.source ? h("p", { class: "table-hands" },
+      h("strong", {}, format(TEXT.handOf, { hand: this.source.hand, table: this.source.table })), " ",
+      Number(this.source.hand) > 1 ? h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) - 1) }, TEXT.previousHand) : null, " ",
+      h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) + 1) }, TEXT.nextHand)) : null;
+    this.root.replaceChildren(
+      hands ?? "",
+      h("div", { class: "replay-layout" },
+        h("div", { class: "replay-main" }, this.board, controls, this.narration),
+        h("aside", { class: "replay-side panel" },
+          h("h2", {}, TEXT.evaluation), this.evaluationBox, this.graph,
+          h("div", { class: "tools" }, linkButton, this.playButton, download, another),
+          this.playBox,
+          h("h2", {}, TEXT.moves), this.moveList)),
+    );
+    this.drawMoveList();
+  }
+
+  handLink(hand) {
+    return `/replay?table=${encodeURIComponent(this.source.table)}&hand=${hand}`;
+  }
+
+  drawMoveList() {
+    this.moveList.replaceChildren();
+    this.replay.plies.slice(1).forEach((ply, index) => {
+      const item = h("li", { "data-ply": String(index + 1) });
+      const link = h("a", { href: `#ply=${index + 1}` }, this.moveText(ply));
+      item.append(link);
+      this.moveList.append(item);
+    });
+  }
+
+  moveText(ply) {
+    const event = ply.event;
+    if (event.type === "deal") return eventLine({ type: "deal", hand_sizes: event.hands.map((hand) => hand.length) }, [], null);
+    if (event.type === "take") {
+      const took = ply.notifications.find((note) => note.type === "took");
+      return took ? notificationLine(took, [], null) : `${seatLabel(event.seat)}: ${TEXT.take}`;
+    }
+    if (event.type === "position") return TEXT.start;
+    return eventLine(event, [], null) ?? event.type;
+  }
+
+  // --- stepping --------------------------------------------------------------------------------------
+
+  key(event) {
+    if (!this.replay || event.target.closest?.("input[type=text], textarea")) return;
+    const moves = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.replay.plies.length - 1 };
+    if (!(event.key in moves)) return;
+    if (event.target === this.slider) return; // the slider steps itself
+    event.preventDefault();
+    this.go(moves[event.key]);
+  }
+
+  go(ply, { fromHash = false } = {}) {
+    if (!this.replay) return;
+    const total = this.replay.plies.length - 1;
+    this.ply = Math.max(0, Math.min(total, ply));
+    if (!fromHash && !this.playing) history.replaceState(null, "", `${location.pathname}${location.search}#ply=${this.ply}`);
+    this.slider.max = String(total);
+    this.slider.value = String(this.ply);
+    this.counter.textContent = format(TEXT.ply, { ply: this.ply, total });
+    this.root.querySelector(".replay-layout").dataset.ply = String(this.ply);
+    this.drawBoard();
+    this.drawNarration();
+    this.drawEvaluation();
+    this.drawGraph();
+    for (const item of this.moveList.children) {
+      const current = Number(item.dataset.ply) === this.ply;
+      item.classList.toggle("current", current);
+      if (current) {
+        item.setAttribute("aria-current", "step");
+        item.scrollIntoView({ block: "nearest" });
+      } else item.removeAttribute("aria-current");
+    }
+    if (this.ply === 0) this.moveList.scrollTop = 0;
+  }
+
+  drawBoard() {
+    const { state, legal } = this.replay.plies[this.ply];
+    const players = state.hands.length;
+    const mine = this.playing && state.to_act === this.playing.seat;
+    const seats = state.hands.map((hand, seat) => {
+      const out = state.outcome ? state.outcome.out_order.includes(seat) : hand.length === 0 && state.phase !== "trump_choice" && state.phase !== "deal";
+      const trump = state.trumps[seat];
+      const cards = h("div", { class: "open-hand" }, ...hand.map((code) => {
+        const move = mine && seat === state.to_act ? legal.find((event) => event.card === code) : null;
+        const card = makeCard(code, move ? "button" : "div");
+        if (move) {
+          card.classList.add("playable");
+          card.setAttribute("aria-label", `${move.type} ${cardLabel(code)}`);
+          card.addEventListener("click", () => this.playMove(move));
+        }
+        return card;
+      }));
+      const count = hand.length === 1 ? TEXT.oneCard : format(TEXT.cards, { n: hand.length });
+      return h("div", { class: `replay-seat${seat === state.to_act ? " acting" : ""}`, "data-seat": String(seat) },
+        h("div", { class: "seat-head" },
+          h("strong", {}, seatLabel(seat)),
+          h("span", { class: "seat-trump", title: trump ? format(TEXT.trumpOf, { suit: suitName(trump) }) : TEXT.noTrump }, trumpBadge(trump), " ", trump ? `${suitSymbol(trump)} ${suitName(trump)}` : TEXT.noTrump),
+          h("span", { class: "seat-count" }, count),
+          seat === state.to_act ? h("span", { class: "to-act" }, TEXT.toAct) : null,
+          out ? h("span", { class: "went-out" }, TEXT.out) : null),
+        cards);
+    });
+    const take = mine ? legal.find((event) => event.type === "take") : null;
+    const takeButton = take ? h("button", { type: "button", class: "btn primary take-btn" }, `${TEXT.take} ${take.count ?? ""}`.trim()) : null;
+    takeButton?.addEventListener("click", () => this.playMove(take));
+    const pile = h("div", { class: "open-pile", "aria-label": TEXT.pile },
+      h("strong", {}, `${TEXT.pile} (${state.pile.length})`),
+      state.pile.length ? h("div", { class: "pile-cards" }, ...state.pile.map((code) => makeCard(code))) : h("span", { class: "dim" }, TEXT.emptyPile),
+      takeButton);
+    const phase = TEXT.phase[state.phase] ?? state.phase;
+    const status = state.to_act === null || state.to_act === undefined
+      ? (state.phase === "finished" ? TEXT.over : phase)
+      : format(TEXT.whoseTurn, { seat: seatLabel(state.to_act), phase });
+    this.board.dataset.phase = state.phase;
+    this.board.dataset.toAct = String(state.to_act ?? "");
+    this.board.dataset.players = String(players);
+    this.board.replaceChildren(h("p", { class: "status" }, status), ...seats.slice(0, 1), pile, ...seats.slice(1));
+  }
+
+  drawNarration() {
+    const { event, notifications } = this.replay.plies[this.ply];
+    const lines = [];
+    if (event) {
+      const own = event.type === "take" ? null : this.moveText(this.replay.plies[this.ply]);
+      if (own) lines.push(own);
+    }
+    for (const note of notifications) {
+      const line = notificationLine(note, [], null);
+      if (line) lines.push(line);
+    }
+    this.narration.replaceChildren(...lines.map((line) => h("li", {}, line)));
+  }
+
+  // --- evaluation ------------------------------------------------------------------------------------
+
+  logUpTo(ply) {
+    return this.replay.lines.slice(0, ply + 1).join("\n") + "\n";
+  }
+
+  async evaluate(ply, generation) {
+    if (this.evaluations.has(ply)) return this.evaluations.get(ply);
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      try {
+        const result = await postJson("/api/analysis", { log: this.logUpTo(ply) });
+        if (generation !== this.generation) return null;
+        this.evaluations.set(ply, result);
+        return result;
+      } catch (error) {
+        if (error.code !== "busy") return null;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+    return null;
+  }
+
+  /** The shown position first, then every other one in order, so that the graph fills in. */
+  async evaluateAll(generation) {
+    if (this.evaluating === generation) return;
+    this.evaluating = generation;
+    try {
+      await this.evaluateMissing(generation);
+    } finally {
+      if (this.evaluating === generation) this.evaluating = null;
+    }
+  }
+
+  async evaluateMissing(generation) {
+    let last = -1;
+    while (generation === this.generation && this.replay) {
+      const missing = this.evaluations.has(this.ply) ? this.nextMissing() : this.ply;
+      if (missing === null) return;
+      if (missing === last && !this.evaluations.has(missing)) return; // the server could not evaluate it
+      last = missing;
+      await this.evaluate(missing, generation);
+      if (generation !== this.generation) return;
+      if (missing === this.ply) this.drawEvaluation();
+      this.drawGraph();
+      this.markMistakes();
+    }
+  }
+
+  nextMissing() {
+    for (let ply = 0; ply < this.replay.plies.length; ply += 1) if (!this.evaluations.has(ply)) return ply;
+    return null;
+  }
+
+  drawEvaluation() {
+    const found = this.evaluations.get(this.ply);
+    this.evaluationBox.dataset.kind = found ? found.kind : "pending";
+    if (!found) {
+      this.evaluationBox.replaceChildren(h("p", { class: "dim" }, TEXT.analysing));
+      return;
+    }
+    const who = found.seat === null || found.seat === undefined ? "" : seatLabel(found.seat);
+    let headline;
+    if (found.kind === "exact") headline = format(TEXT.exact, { seat: who, result: TEXT.results[found.value] });
+    else if (found.kind === "estimate") {
+      headline = format(TEXT.estimate, { seat: who, percent: Math.round(found.scores[found.seat] * 100), samples: found.samples, reason: found.reason });
+    } else if (found.kind === "none") headline = format(TEXT.none, { reason: found.reason });
+    else {
+      const loser = found.scores.indexOf(0);
+      headline = loser >= 0 && found.scores.some((score) => score === 1) ? format(TEXT.finalLoss, { seat: seatLabel(loser) }) : TEXT.finalDraw;
+    }
+    const parts = [h("p", { class: "headline" }, headline)];
+    if (found.best?.length) parts.push(h("p", { class: "best" }, format(TEXT.best, { moves: found.best.map(moveWords).join(", ") })));
+    if (found.moves?.length) {
+      const list = h("ul", { class: "move-values" });
+      for (const entry of found.moves) {
+        const value = found.kind === "exact" ? TEXT.results[entry.value] : `${Math.round(entry.value * 100)}%`;
+        list.append(h("li", {}, `${moveWords(entry.move)}: ${value}`));
+      }
+      parts.push(list);
+    }
+    this.evaluationBox.replaceChildren(...parts);
+  }
+
+  /** Seat 1's score at each evaluated ply (in a duel; the seat to act's otherwise), drawn as a line. */
+  drawGraph() {
+    const total = this.replay.plies.length - 1;
+    const width = 300;
+    const height = 90;
+    const x = (ply) => (total ? (ply / total) * width : 0);
+    const y = (score) => height - score * height;
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", TEXT.graph);
+    svg.setAttribute("class", "eval-graph");
+    const points = [];
+    for (let ply = 0; ply <= total; ply += 1) {
+      const found = this.evaluations.get(ply);
+      if (found?.scores?.length) points.push([ply, found.scores[0], found.kind]);
+    }
+    const line = (x1, y1, x2, y2, cls) => {
+      const node = document.createElementNS("http://www.w3.org/2000/svg", "line");
+      Object.entries({ x1, y1, x2, y2, class: cls }).forEach(([key, value]) => node.setAttribute(key, String(value)));
+      return node;
+    };
+    svg.append(line(0, height / 2, width, height / 2, "middle"));
+    const path = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+    path.setAttribute("points", points.map(([ply, score]) => `${x(ply).toFixed(1)},${y(score).toFixed(1)}`).join(" "));
+    path.setAttribute("class", "score-line");
+    svg.append(path);
+    for (const [ply, score, kind] of points) {
+      if (kind !== "exact") continue;
+      const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      Object.entries({ cx: x(ply), cy: y(score), r: 2.5, class: "exact-dot" }).forEach(([key, value]) => dot.setAttribute(key, String(value)));
+      svg.append(dot);
+    }
+    for (const ply of this.mistakes().keys()) {
+      const mark = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      Object.entries({ cx: x(ply), cy: height - 4, r: 4, class: "blunder-dot" }).forEach(([key, value]) => mark.setAttribute(key, String(value)));
+      svg.append(mark);
+    }
+    svg.append(line(x(this.ply), 0, x(this.ply), height, "cursor"));
+    svg.addEventListener("click", (event) => {
+      const box = svg.getBoundingClientRect();
+      this.go(Math.round(((event.clientX - box.left) / box.width) * total));
+    });
+    this.graph.dataset.points = String(points.length);
+    this.graph.replaceChildren(svg);
+  }
+
+  /** Plies whose move lost value, by the exact evaluation of the position before it: ply -> "blunder" or "mistake". */
+  mistakes() {
+    const found = new Map();
+    for (let ply = 1; ply < this.replay.plies.length; ply += 1) {
+      const before = this.evaluations.get(ply - 1);
+      if (before?.kind !== "exact") continue;
+      const played = before.moves.find((entry) => sameMove(entry.move, this.replay.plies[ply].event));
+      if (!played || played.value >= before.value) continue;
+      found.set(ply, before.value === 1 && played.value === -1 ? "blunder" : "mistake");
+    }
+    return found;
+  }
+
+  markMistakes() {
+    const found = this.mistakes();
+    for (const item of this.moveList.children) {
+      const kind = found.get(Number(item.dataset.ply));
+      item.classList.toggle("blunder", kind === "blunder");
+      item.classList.toggle("mistake", kind === "mistake");
+      item.title = kind ? TEXT[kind] : "";
+    }
+  }
+
+  // --- links and playing on --------------------------------------------------------------------------
+
+  async copyLink() {
+    const url = `${location.origin}/replay${location.search}#ply=${this.ply}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      showToast(this.source ? TEXT.linkCopied : TEXT.linkLocal);
+    } catch {
+      showToast(url);
+    }
+  }
+
+  playOn() {
+    const { state } = this.replay.plies[this.ply];
+    if (state.to_act === null || state.to_act === undefined) return;
+    this.playing = { seat: state.to_act, from: this.ply };
+    // The positions after this one will be new: their evaluations are the new game's.
+    this.savedEvaluations = this.evaluations;
+    this.evaluations = new Map([...this.evaluations].filter(([ply]) => ply <= this.ply));
+    this.generation += 1;
+    this.replay = { ...this.replay, lines: this.replay.lines.slice(0, this.ply + 1), plies: this.replay.plies.slice(0, this.ply + 1) };
+    this.playButton.textContent = TEXT.stopPlaying;
+    this.playBox.replaceChildren(h("p", { class: "playing" }, format(TEXT.playingOn, { seat: seatLabel(state.to_act), level: LEVEL })));
+    this.drawMoveList();
+    this.go(this.ply);
+  }
+
+  stopPlaying() {
+    this.playing = null;
+    this.replay = this.original;
+    this.evaluations = this.savedEvaluations;
+    this.generation += 1;
+    this.evaluateAll(this.generation);
+    this.playButton.textContent = TEXT.playOn;
+    this.playBox.replaceChildren();
+    this.drawMoveList();
+    this.markMistakes();
+    this.go(this.plyFromHash());
+  }
+
+  async playMove(move) {
+    const generation = this.generation;
+    await this.extend(move);
+    while (this.playing && generation === this.generation) {
+      const { state } = this.replay.plies.at(-1);
+      if (state.to_act === null || state.to_act === undefined || state.to_act === this.playing.seat) break;
+      this.playBox.dataset.thinking = "yes";
+      try {
+        const answer = await postJson(`/api/analysis/move?level=${LEVEL}`, { log: this.replay.lines.join("\n") + "\n" });
+        if (!this.playing || generation !== this.generation) return;
+        await this.extend(answer.move);
+      } catch (error) {
+        showToast(error.message, "error");
+        break;
+      } finally {
+        delete this.playBox.dataset.thinking;
+      }
+    }
+  }
+
+  async extend(move) {
+    const lines = [...this.replay.lines, JSON.stringify(move)];
+    try {
+      const replay = await postJson("/api/replay", { log: lines.join("\n") + "\n" });
+      this.replay = replay;
+      this.drawMoveList();
+      this.go(replay.plies.length - 1);
+      this.evaluateAll(this.generation);
+    } catch (error) {
+      showToast(error.message, "error");
+    }
+  }
+}
+
+new ReplayBoard(document.getElementById("replay")).start();

@@ -1,0 +1,148 @@
+"""The table page on a phone (375×740 and 320×568): a hand of any size playable by thumb, Take within reach.
+
+The smallest target of the hand is measured: for each card, the widest and the tallest run of
+points where a tap lands on that card (sampled every 2 px), and the least of these over the hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import Person, Server, create_table, screenshot
+from playwright.sync_api import Browser, Page
+
+PHONES = [(375, 740), (320, 568)]
+SMALLEST_TARGET_PX = 24
+"""WCAG 2.2 (2.5.8, level AA) asks for targets of at least 24 by 24 CSS pixels."""
+
+# A hand of `n` cards laid out by the page's own code and style, then the smallest tap target in it.
+_MEASURE = """async (n) => {
+  const { layoutFan } = await import('/static/js/hand.js');
+  const { makeCard } = await import('/static/js/cards.js');
+  const codes = [];
+  for (const suit of 'SHDC') for (const rank of '6789TJQKA') codes.push(rank + suit);
+  document.querySelector('#test-hand')?.remove();
+  const hand = document.createElement('div');
+  hand.id = 'test-hand';
+  hand.className = 'hand';
+  for (const code of codes.slice(0, n)) {
+    const card = makeCard(code, 'button');
+    card.classList.add('legal');
+    hand.append(card);
+  }
+  document.querySelector('main').prepend(hand);
+  layoutFan(hand);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  hand.scrollIntoView();
+  let smallest = Infinity;
+  for (const card of hand.querySelectorAll('.card')) {
+    const box = card.getBoundingClientRect();
+    let wide = 0, tall = 0;
+    const hits = new Map();
+    for (let y = Math.max(0, box.top); y < Math.min(innerHeight, box.bottom); y += 2) {
+      let run = 0;
+      for (let x = Math.max(0, box.left); x < Math.min(innerWidth, box.right); x += 2) {
+        const on = document.elementFromPoint(x, y)?.closest('.card') === card;
+        run = on ? run + 2 : 0;
+        wide = Math.max(wide, run);
+        hits.set(`${x}`, on ? (hits.get(`${x}`) ?? 0) + 2 : 0);
+        tall = Math.max(tall, hits.get(`${x}`));
+      }
+    }
+    smallest = Math.min(smallest, Math.min(wide, tall));
+  }
+  return { smallest, rows: Number(hand.dataset.rows), bottom: hand.getBoundingClientRect().bottom };
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), PHONES)
+def test_a_hand_of_any_size_is_playable_by_thumb(server: Server, browser: Browser, width: int, height: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        figures = {}
+        for cards in (6, 18, 24, 30, 36):
+            measured = page.evaluate(_MEASURE, cards)
+            figures[cards] = measured
+            assert measured["smallest"] >= SMALLEST_TARGET_PX, (cards, measured)
+        screenshot(page, f"phone-{width}x{height}-hand-36")
+        smallest = {n: f["smallest"] for n, f in figures.items()}
+        print(f"\n{width}x{height}: smallest tap target (px) by cards in hand: {smallest}")
+        assert figures[36]["rows"] > 1 and figures[6]["rows"] == 1
+    finally:
+        context.close()
+
+
+def _take_offered(person: Person, page: Page, moves: int = 200) -> bool:
+    """Play (the first legal card) until Take is offered with a card to play as well; whether it was."""
+    for _ in range(moves):
+        situation = person.situation()
+        if situation == "over":
+            return False
+        if situation == "move" and page.locator(".take-btn").count() and person.legal_cards():
+            return True
+        if not person.act():
+            page.wait_for_timeout(50)
+    return False
+
+
+def test_at_320_by_568_take_and_the_hand_are_on_screen_together(server: Server, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 568}, has_touch=True)
+    try:
+        page = context.new_page()
+        create_table(page, server.url, name="Pia", opponent="easy")
+        person = Person(page)
+        for _ in range(3):
+            if _take_offered(person, page):
+                break
+            page.click(".next-hand")
+        else:
+            raise AssertionError("Take was never offered in three hands")
+        page.evaluate("window.scrollTo(0, 0)")
+        take = page.locator(".take-btn").bounding_box()
+        hand = page.locator(".hand").bounding_box()
+        assert take is not None and hand is not None
+        screenshot(page, "phone-320x568-take")
+        card = page.locator(".hand .card").first.bounding_box()
+        assert card is not None
+        # The first screen holds the button and at least the first row of the hand, without scrolling
+        # (the whole hand too unless it is very large: figures printed for the report).
+        print(
+            f"\n320x568: Take at {take['y']:.0f}-{take['y'] + take['height']:.0f} px, hand at "
+            f"{hand['y']:.0f}-{hand['y'] + hand['height']:.0f} px, {len(person.hand())} cards"
+        )
+        assert take["y"] >= 0 and card["y"] + card["height"] <= 568, (take, hand)
+        # While the other player decides there is no (greyed) Take button at all.
+        assert page.locator(".take-btn[disabled]").count() == 0
+    finally:
+        context.close()
+
+
+def test_the_page_takes_by_itself_when_taking_is_the_only_move(server: Server, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
+    try:
+        page = context.new_page()
+        create_table(page, server.url, name="Oz", opponent="easy")
+        person = Person(page)
+        taken_by_itself = 0
+        for _ in range(600):
+            situation = person.situation()
+            if situation == "over":
+                if taken_by_itself:
+                    break
+                page.click(".next-hand")
+                continue
+            if situation == "move" and not person.legal_cards():
+                # Only Take is offered: leave it to the page.
+                before = person.data()["eventNo"]
+                page.wait_for_function(
+                    "(before) => document.querySelector('.table-view').dataset.eventNo !== before", arg=before
+                )
+                taken_by_itself += 1
+                continue
+            if not person.act():
+                page.wait_for_timeout(50)
+        assert taken_by_itself > 0
+        assert page.locator(".auto-take-option").is_checked()
+    finally:
+        context.close()

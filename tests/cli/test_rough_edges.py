@@ -1,0 +1,116 @@
+"""What a new user of ``trumps`` meets first: --version, --help, mistyped values, a busy port, out-of-range values."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "spec" / "vectors" / "full_game_duel.jsonl"
+
+
+def trumps(*args: str, data: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TRUMPS, *args],
+        input=data.decode() if data is not None else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+
+
+def test_version_and_licence() -> None:
+    done = trumps("--version")
+    assert done.returncode == 0 and done.stdout.startswith("trumps ") and done.stdout.count("\n") == 1
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+@pytest.mark.parametrize("command", ["replay", "solve", "arena", "bench", "serve", "play"])
+def test_help_names_values_plainly(command: str) -> None:
+    done = trumps(command, "--help")
+    assert done.returncode == 0
+    for raw in ("{log}", "{bots}", "<bool>", "<str>", "<int", "<float"):
+        assert raw not in done.stdout, (raw, done.stdout)
+    if command in ("replay", "solve"):
+        assert f"trumps {command} [OPTIONS] LOG" in done.stdout
+    if command == "arena":
+        assert "BOTS..." in done.stdout and "--games" in done.stdout and " N " in done.stdout
+        assert "SEED" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["arena", "random", "greedy", "--games", "x"], "--games"),
+        (["bench", "--seconds", "0"], "--seconds"),
+        (["bench", "--seconds", "-1"], "--seconds"),
+        (["replay"], "LOG"),
+        (["no-such-command"], "no-such-command"),
+    ],
+)
+def test_a_mistyped_value_gets_one_line(args: list[str], named: str) -> None:
+    done = trumps(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and named in done.stderr, done.stderr
+    assert "╭" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_arena_refuses_a_noise_out_of_range() -> None:
+    done = trumps("arena", "random", "greedy:2", "--games", "2")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == "bot 'greedy:2': the noise 2 is out of range: a chance of a random move is 0 to 1"
+
+
+def test_arena_gives_a_clean_sweep_a_bound_and_says_why() -> None:
+    done = trumps("arena", "random", "greedy", "--games", "8", "--seed", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    pair = data["pairs"][0]
+    assert (pair["a_wins"], pair["draws"], pair["b_wins"]) == (0, 0, 8)  # greedy beats random every time here
+    bound = data["elo_bounds"]["greedy"]
+    assert 0 < bound["at_least"] < data["elo"]["greedy"] and "clean sweep" in bound["why"]
+    table = trumps("arena", "random", "greedy", "--games", "8", "--seed", "1")
+    assert "greedy ≥ +" in table.stdout and "no finite Elo" in table.stdout
+
+
+def test_replay_says_in_one_line_that_a_log_is_valid_and_how_the_game_stands() -> None:
+    done = trumps("replay", str(DUEL))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"{DUEL}: a valid log of 72 events; the game is over: seat 0 lost\n"
+    lines = DUEL.read_text().splitlines()
+    done = trumps("replay", "-", data=("\n".join(lines[:5]) + "\n").encode())
+    assert done.stdout == "standard input: a valid log of 4 events; seat 0 is to beat or take\n"
+    # --json and the errors are as before: the state alone; on error nothing on stdout, one line on stderr.
+    assert json.loads(trumps("replay", str(DUEL), "--json").stdout)["phase"] == "finished"
+    bad = trumps("replay", "-", data=("\n".join([*lines[:4], lines[6]]) + "\n").encode())
+    assert bad.returncode == 1 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+
+
+def test_serve_refuses_a_busy_port_before_creating_the_database(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = trumps("serve", "--port", str(port), "--db", str(tmp_path / "t.sqlite3"))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == (
+        f"trumps serve: cannot listen on 127.0.0.1:{port}: the port is in use by another program "
+        "(choose another with --port)"
+    )
+    assert not (tmp_path / "t.sqlite3").exists()
+
+
+def test_solve_says_for_which_seat() -> None:
+    lines = DUEL.read_text().splitlines()
+    done = trumps("solve", "-", "--json", data=("\n".join(lines[:72]) + "\n").encode())
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["seat"] == 1 and data["exact"] is True and data["value"] in (1, 0, -1)

@@ -1,0 +1,125 @@
+"""The analysis board's requests against a real ``trumps serve``: replay, evaluation, reply, hand logs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_helpers import Seat, Server, hand_over, play_until
+
+from rules.events import parse_event
+from rules.log import read_log
+
+VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors"
+DUEL = (VECTORS / "full_game_duel.jsonl").read_text()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("analysis") / "analysis.sqlite3", TRUMPS_RATE="1000", TRUMPS_BURST="1000")
+    server.start()
+    yield server
+    server.stop()
+
+
+def _prefix(text: str, ply: int) -> str:
+    return "".join(line + "\n" for line in text.splitlines()[: ply + 1])
+
+
+def test_replay_gives_every_ply_as_trumps_replay_json_does(server: Server) -> None:
+    status, replay = server.post("/api/replay", {"log": DUEL})
+    assert status == 200
+    lines = DUEL.splitlines()
+    assert len(replay["plies"]) == len(lines)
+    assert replay["plies"][0]["event"] is None
+    for ply in (0, 3, 20, len(lines) - 1):
+        expected = read_log(_prefix(DUEL, ply)).state().model_dump(mode="json")
+        assert replay["plies"][ply]["state"] == expected
+    last = replay["plies"][-1]
+    assert last["legal"] == [] and last["state"]["outcome"] is not None
+    assert any(note["type"] == "game_over" for note in last["notifications"])
+
+
+def test_a_bad_log_is_refused_in_one_line_naming_its_line(server: Server) -> None:
+    broken = DUEL.splitlines()
+    broken[5] = broken[5].replace('"seat":', '"seat": 7, "x":')
+    status, error = server.post("/api/replay", {"log": "\n".join(broken)})
+    assert status == 400 and error["code"] == "bad_log"
+    assert error["message"].startswith("line 6:") and "\n" not in error["message"]
+    assert server.post("/api/replay", {"lines": []})[0] == 400
+    assert server.post("/api/analysis", b"not json")[0] == 400
+
+
+def test_positions_are_evaluated_exactly_near_the_end_and_estimated_before(server: Server) -> None:
+    plies = len(DUEL.splitlines()) - 1
+    status, early = server.post("/api/analysis", {"log": _prefix(DUEL, 4)})
+    assert status == 200, early
+    assert early["kind"] == "estimate" and early["samples"] > 0 and early["seat"] in (0, 1)
+    assert 0 <= early["scores"][0] <= 1 and early["reason"]
+    assert {entry["move"]["type"] for entry in early["moves"]} <= {"lead", "beat", "second", "take"}
+    status, blind = server.post("/api/analysis", {"log": _prefix(DUEL, 1)})
+    assert blind["kind"] == "none" and "blind" in blind["reason"]
+    status, over = server.post("/api/analysis", {"log": DUEL})
+    assert over["kind"] == "over" and sorted(over["scores"]) == [0.0, 1.0]
+    # The last move of the game: one card left to play, which the solver settles at once.
+    status, last = server.post("/api/analysis", {"log": _prefix(DUEL, plies - 1)})
+    assert last["kind"] == "exact", last
+    assert last["value"] in (1, 0, -1) and last["best"]
+    # Asked again, it is remembered: the same answer.
+    assert server.post("/api/analysis", {"log": _prefix(DUEL, 4)})[1] == early
+
+
+def test_the_computer_answers_a_position_with_a_legal_move(server: Server) -> None:
+    text = _prefix(DUEL, 10)
+    status, answer = server.post("/api/analysis/move?level=easy", {"log": text})
+    assert status == 200, answer
+    game = read_log(text)
+    assert game.is_legal(parse_event(answer["move"]))
+    assert server.post("/api/analysis/move?level=godlike", {"log": text})[0] == 400
+    assert server.post("/api/analysis/move", {"log": DUEL})[0] == 409
+
+
+def _text(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_a_finished_hand_of_a_table_gives_its_log_and_an_unfinished_one_does_not(server: Server) -> None:
+    status, created = server.post("/api/tables", {"players": 2, "name": "Ana"})
+    table_id, token0 = created["table"]["id"], created["token"]
+    joined = server.post(f"/api/tables/{table_id}/join", {"name": "Bo"})[1]
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def one_hand() -> dict[str, object]:
+        seats = [Seat(url, token0, 0, rng=random.Random(5)), Seat(url, joined["token"], 1, rng=random.Random(6))]
+        for seat in seats:
+            await seat.connect()
+            await seat.update()
+        await play_until(seats, hand_over)
+        end: dict[str, object] = seats[0].last["hand_end"]  # type: ignore[index]
+        await seats[0].send({"type": "next_hand", "last_seen": seats[0].event_no})
+        await seats[0].update()
+        for seat in seats:
+            await seat.close()
+        return end
+
+    end = asyncio.run(one_hand())
+    status, text = _text(f"{server.http}/api/tables/{table_id}/hands/1/log")
+    assert status == 200
+    assert [json.loads(line) for line in text.splitlines()] == end["log"]
+    assert read_log(text).is_over()
+    status, text = _text(f"{server.http}/api/tables/{table_id}/hands/2/log")
+    assert status == 409 and json.loads(text)["code"] == "hand_not_over"
+    assert _text(f"{server.http}/api/tables/{table_id}/hands/9/log")[0] == 404
+    assert _text(f"{server.http}/api/tables/nope/hands/1/log")[0] == 404
+    status, page = _text(f"{server.http}/replay")
+    assert status == 200 and "/static/js/replay.js" in page

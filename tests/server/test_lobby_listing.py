@@ -1,0 +1,57 @@
+"""The lobby lists tables one can join or watch, the latest news first, and says when a seat's player left.
+
+In-process (Starlette's TestClient), to set the hub's clock: a match nobody plays leaves the lobby.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import StarletteDeprecationWarning
+
+from rules.server.app import create_app
+from rules.server.hub import ABANDONED_SECONDS
+from rules.server.limits import Settings
+
+with warnings.catch_warnings():  # this Starlette would rather use httpx2, which is not installed here
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from starlette.testclient import TestClient
+
+
+def _ids(client: TestClient) -> list[str]:
+    return [table["id"] for table in client.get("/api/tables").json()["tables"]]
+
+
+def test_the_lobby_lists_fresh_tables_first_and_drops_abandoned_matches(tmp_path: Path) -> None:
+    settings = Settings(db=str(tmp_path / "lobby.sqlite3"), bot_processes=0, sync="normal", max_tables_per_client=0)
+    app = create_app(settings)
+    with TestClient(app) as client:
+        hub = app.state.hub
+
+        def create(**body: Any) -> dict[str, Any]:
+            answer: dict[str, Any] = client.post("/api/tables", json=body).json()
+            return answer
+
+        waiting = create(name="Ann")["table"]["id"]
+        played = create(name="Bo")
+        played_id = played["table"]["id"]
+        joined = client.post(f"/api/tables/{played_id}/join", json={"name": "Cy"}).json()
+        # The freshest first: the second table has had news since the first was created.
+        assert _ids(client) == [played_id, waiting]
+        # Cy leaves the match under way: the lobby says the seat is free because its player left.
+        client.post(f"/api/tables/{played_id}/leave", json={"token": joined["token"]})
+        seats = next(t for t in client.get("/api/tables").json()["tables"] if t["id"] == played_id)["seats"]
+        assert (seats[1]["kind"], seats[1]["left"]) == ("free", True)
+        assert (seats[0]["kind"], seats[0]["left"]) == ("human", False)
+        never_taken = client.get(f"/api/tables/{waiting}").json()["seats"][1]
+        assert (never_taken["kind"], never_taken["left"]) == ("free", False)
+
+        # Nobody connected for longer than ABANDONED_SECONDS: the match under way leaves the lobby;
+        # a table still waiting for its first hand stays, and the link to the other still works.
+        later = time.monotonic() + ABANDONED_SECONDS + 1
+        listed = [table.id for table in hub.lobby_tables(now=later)]
+        assert listed == [waiting]
+        assert client.get(f"/api/tables/{played_id}").json()["status"] == "playing"
