@@ -7,6 +7,11 @@ the hub puts it to sleep: it leaves memory and the lobby, and stays whole in the
 who asks for it by id (joining, watching, reconnecting, leaving its seat) wakes it: it is
 rebuilt from its events and goes on exactly where it stopped. A sleeping table whose match is
 not over is marked ``asleep`` in the database, so a restart does not load it either.
+
+When several server processes share a PostgreSQL database, each holds the tables its clients
+use (and, after its start, every table awake in the database), hears of the events the others
+commit (:meth:`Hub._notice`) and passes them on to its own connections. Putting a table to sleep
+only takes it out of this process's memory (and gives up its lead here).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import AsyncIterator
 from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated, TableInfo
-from rules.server.store import EventStore, StoredTable, StoreError
+from rules.server.store import Store, StoredTable, StoreError, open_store
 from rules.server.tables import Refused, Table, TableConfig, new_token, token_hash
 
 log = logging.getLogger("rules.server")
@@ -42,26 +47,27 @@ class Hub:
         self._sleeping: OrderedDict[str, TableInfo] = OrderedDict()
         """Lobby entries of sleeping tables, most recently used last. A sleeping table cannot change
         (anything that would change it wakes it first), so an entry holds until the table wakes."""
-        self._store: EventStore | None = None
+        self._store: Store | None = None
         self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
-    def store(self) -> EventStore:
+    def store(self) -> Store:
         assert self._store is not None, "the hub has not been started"
         return self._store
 
     async def start(self) -> None:
         """Open the store, rebuild every unfinished table that is not asleep, start putting idle tables to sleep."""
-        self._store = EventStore(self.settings.db, self.settings.sync)
-        for stored in self._store.unfinished():
+        self._store = await open_store(self.settings.db, self.settings.sync)
+        self._store.subscribe(self._notice, self._resync)
+        for stored in await self._store.unfinished():
             table = self._rebuild(stored)
             if table.match_over:
                 await self._store.finish(table.id)
                 continue
             self._bring_in(table)
-        log.info("rebuilt %d tables from %s", len(self.tables), self.settings.db)
+        log.info("rebuilt %d tables from the database", len(self.tables))
         if self.settings.idle_table_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
@@ -72,7 +78,18 @@ class Hub:
             table.stop()
         self._bots.close()
         if self._store is not None:
-            self._store.close()
+            await self._store.close()
+
+    # --- events committed by other processes (a shared database) -----------------------------------
+
+    def _notice(self, table_id: str, no: int, record: dict[str, object] | None) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and no > table.event_no:
+            table.absorb_soon(no, record)
+
+    def _resync(self) -> None:
+        for table in self.tables.values():
+            table.absorb_soon(None, None)
 
     def _new_table(self, table_id: str, config: TableConfig, created: float, creator: str) -> Table:
         return Table(
@@ -195,13 +212,18 @@ class Hub:
             # No await between these checks and taking the table out: nothing can slip in between.
             if table.connections or table.lock.locked() or not table.at_rest():
                 continue
-            if now - table.quiet_since < idle or self.tables.get(table.id) is not table:
+            # A finished match nobody watches here leaves memory at once: nothing can happen to it any more.
+            if (now - table.quiet_since < idle and not table.match_over) or self.tables.get(table.id) is not table:
                 continue
             del self.tables[table.id]
             table.asleep = True
             table.stop()
             self._remember_sleeping(table.info())
             asleep += 1
+            try:
+                await self.store.release_lead(table.id)
+            except StoreError:
+                log.exception("table %s: could not give up its lead", table.id)
             if not table.match_over:
                 try:
                     await self.store.set_asleep(table.id, True)
@@ -250,6 +272,16 @@ class Hub:
             return TableCreated(table=table.info(), seat=seat, token=token)
 
     async def join(self, table_id: str, request: JoinTable) -> Joined:
+        for _ in range(3):
+            try:
+                return await self._join(table_id, request)
+            except Refused as refused:
+                # Another process changed the table meanwhile; this one has caught up: choose again.
+                if refused.code != "stale":
+                    raise
+        return await self._join(table_id, request)
+
+    async def _join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")
