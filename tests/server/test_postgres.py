@@ -227,15 +227,16 @@ def test_sigkill_mid_match_the_clients_go_on_on_another_process(servers: list[Se
             old.ws, old.texts, old.url = seat.ws, [], seat.url
             if seat.last is not None:
                 old.last, old.event_no = seat.last, seat.event_no
+            # A move sent to the dead process just before it died was never answered: play again.
+            old.moved_at, old.random_moves = -1, False
         # The bot seat carries on under b (which takes the lead within a second or so), and the duels go on.
-        human.last = human.last if human.last and not human.last["hand_end"] else human.last
         await play_until([*seats, human], hand_over, timeout=60)
 
     asyncio.run(go_on())
     after = b.stored_events()
-    assert any(record["by"] == "computer" for record in after[bot_table][len(stored[bot_table]) :]) or hand_over(
-        human
-    ), "the bot played on after its process died"
+    assert any(record["by"] == "computer" for record in after[bot_table][len(stored[bot_table]) :]), (
+        "the bot played on after its process died"
+    )
     for table_id, _, _ in duels:
         assert len(after[table_id]) >= len(stored[table_id])
 
