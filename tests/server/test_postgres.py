@@ -261,8 +261,7 @@ def test_sigterm_drains_and_the_page_is_told_to_reconnect(servers: list[Server])
         # It exits by itself once drained (uvicorn then re-raises the SIGTERM it caught: status -15).
         assert a.proc is not None and a.proc.wait(15) in (0, -signal.SIGTERM)
         moved = [
-            Seat(f"{b.ws}/ws/tables/{table_id}", seat.token, seat.seat, rng=random.Random(seat.seat))
-            for seat in seats
+            Seat(f"{b.ws}/ws/tables/{table_id}", seat.token, seat.seat, rng=random.Random(seat.seat)) for seat in seats
         ]
         for new, old in zip(moved, seats, strict=True):
             new.last, new.event_no = old.last, old.event_no
@@ -306,9 +305,9 @@ def test_the_database_goes_away_and_comes_back() -> None:
 
         asyncio.run(play())
         stored = server.stored_events()[table_id]
-        numbers_ok = len(stored) == json.loads(urllib.request.urlopen(f"{server.http}/api/tables/{table_id}").read())[
-            "event_no"
-        ]
+        numbers_ok = (
+            len(stored) == json.loads(urllib.request.urlopen(f"{server.http}/api/tables/{table_id}").read())["event_no"]
+        )
         assert numbers_ok, "nothing half-written: the table and the database agree"
     finally:
         server.stop()
