@@ -29,8 +29,11 @@ def free_port() -> int:
 class ServedProcess:
     """``trumps serve --port PORT --db DB`` with extra environment ``env`` (limits as ``TRUMPS_<NAME>``)."""
 
-    def __init__(self, db: Path | str, env: dict[str, str] | None = None, port: int | None = None) -> None:
+    def __init__(
+        self, db: Path | str, env: dict[str, str] | None = None, port: int | None = None, log_level: str = "warning"
+    ) -> None:
         self.db = db
+        self.log_level = log_level
         self.env = env or {}
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -47,10 +50,10 @@ class ServedProcess:
     def start(self) -> ServedProcess:
         """Start the server and wait until it answers the lobby."""
         command = [sys.executable, "-c", "from rules.cli import main; main()", "serve"]
-        command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "warning"]
+        command += ["--port", str(self.port), "--db", str(self.db), "--log-level", self.log_level]
         env = {**os.environ, **self.env}
         # Its log goes to a file (a pipe nobody reads while it runs could fill up and stall it).
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the server runs; read by output())
         self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -32,6 +32,9 @@ from rules.server.tables import Refused, Table, TableConfig, new_token, token_ha
 
 log = logging.getLogger("rules.server")
 
+ADOPTING = 64
+"""Tables other processes told of, read into this one at a time (more wait for their next event)."""
+
 SLEEPING_INFOS = 4096
 """How many sleeping tables' lobby entries the hub remembers, so that looking one up does not replay it."""
 
@@ -50,6 +53,8 @@ class Hub:
         self._store: Store | None = None
         self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
+        self._adopting: set[str] = set()
+        """Tables another process told of, being read into this one."""
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -84,8 +89,34 @@ class Hub:
 
     def _notice(self, table_id: str, no: int, record: dict[str, object] | None) -> None:
         table = self.tables.get(table_id)
-        if table is not None and no > table.event_no:
+        if table is None:
+            # A table new to this process (created elsewhere, or asleep here): hold it too, so that the lobby
+            # here shows it and this process can take over its lead.
+            if table_id not in self._adopting and len(self._adopting) < ADOPTING:
+                self._adopting.add(table_id)
+                asyncio.get_running_loop().create_task(self._adopt(table_id))
+        elif no > table.event_no:
             table.absorb_soon(no, record)
+
+    async def _adopt(self, table_id: str) -> None:
+        try:
+            async with self._lock:
+                if table_id in self.tables or len(self.tables) >= self.settings.max_tables:
+                    return
+                stored = await self.store.load(table_id)
+                if stored is None or stored.finished:
+                    return
+                table = await self._rebuild_aside(stored)
+                if table.match_over or table_id in self.tables:
+                    return
+                self._sleeping.pop(table_id, None)
+                self._bring_in(table)
+            # Events committed while it was read: the notices for them found no table here.
+            table.absorb_soon(None, None)
+        except StoreError as error:
+            log.error("table %s: could not be read: %s", table_id, error)
+        finally:
+            self._adopting.discard(table_id)
 
     def _resync(self) -> None:
         for table in self.tables.values():
@@ -173,6 +204,8 @@ class Hub:
         return info
 
     def _remember_sleeping(self, info: TableInfo) -> None:
+        if self.store.shared:
+            return  # another process may change the table while it sleeps here: read it each time
         self._sleeping[info.id] = info
         if len(self._sleeping) > SLEEPING_INFOS:
             self._sleeping.popitem(last=False)
@@ -220,15 +253,13 @@ class Hub:
             table.stop()
             self._remember_sleeping(table.info())
             asleep += 1
-            try:
-                await self.store.release_lead(table.id)
-            except StoreError:
-                log.exception("table %s: could not give up its lead", table.id)
-            if not table.match_over:
+            # Marked asleep in the database by one process at a time: the one that can hold its lead.
+            if not table.match_over and await self.store.claim_lead(table.id):
                 try:
                     await self.store.set_asleep(table.id, True)
                 except StoreError:
                     log.exception("table %s: could not be marked asleep; the next start will rebuild it", table.id)
+            await self.store.release_lead(table.id)
         if asleep:
             log.info("put %d idle tables to sleep; %d in memory", asleep, len(self.tables))
         return asleep

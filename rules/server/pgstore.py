@@ -51,6 +51,29 @@ MIGRATION_LOCK = 7_346_151_902
 WAIT = 2.0
 """Seconds a request waits for a database connection before it is refused with ``unavailable``."""
 
+WRITERS = 4
+"""Group commits in flight at once per process (each on a pooled connection)."""
+BATCH = 500
+"""Events per group commit at most."""
+
+_APPEND = f"""
+WITH added AS (
+    INSERT INTO events (table_id, no, body)
+    SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[])
+    ON CONFLICT DO NOTHING
+    RETURNING table_id, no, body
+)
+SELECT table_id, no, pg_notify(
+    '{CHANNEL}',
+    CASE WHEN length(body) < {NOTIFY_LIMIT}
+        THEN json_build_object('t', table_id, 'n', no, 'e', body::json)::text
+        ELSE json_build_object('t', table_id, 'n', no)::text
+    END
+) IS NULL FROM added
+"""
+"""Many events in one statement, so one transaction and one flush to disk: an event number already taken is
+skipped (the caller learns it lost the race), and each event added is announced if and only if it is committed."""
+
 MIGRATIONS: list[str] = [
     # 1: tables and their numbered events.
     """
@@ -148,6 +171,8 @@ class PostgresStore:
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._locks_guard = asyncio.Lock()
         self._leads: set[str] = set()
+        self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
+        self._writers: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
@@ -232,23 +257,46 @@ class PostgresStore:
 
     async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
         async with self._connection() as conn:
+            # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
             await conn.execute(
-                "INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s)",
-                (table_id, time.time(), creator, json.dumps(config)),
+                "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
+                "RETURNING id) SELECT pg_notify(%s, %s) FROM added",
+                (table_id, time.time(), creator, json.dumps(config), CHANNEL, json.dumps({"t": table_id, "n": 0})),
             )
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        text = json.dumps(body)
-        payload = json.dumps({"t": table_id, "n": no, "e": body})
-        if len(payload) > NOTIFY_LIMIT:
-            payload = json.dumps({"t": table_id, "n": no})
-        async with self._connection() as conn:
-            # One statement, so one implicit transaction: the notice goes out if and only if the event is in.
-            await conn.execute(
-                "WITH added AS (INSERT INTO events (table_id, no, body) VALUES (%s, %s, %s) RETURNING no) "
-                "SELECT pg_notify(%s, %s) FROM added",
-                (table_id, no, text, CHANNEL, payload),
-            )
+        """Queue event ``no`` for the next group commit; returns once it is committed (and announced)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, no, json.dumps(body), done))
+        if len(self._writers) < WRITERS:
+            writer = asyncio.get_running_loop().create_task(self._write())
+            self._writers.add(writer)
+            writer.add_done_callback(self._writers.discard)
+        await done
+
+    async def _write(self) -> None:
+        """Commit whatever events are queued, in one statement per batch, until none are."""
+        while self._pending:
+            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            try:
+                async with self._connection() as conn:
+                    cursor = await conn.execute(
+                        _APPEND,
+                        ([job[0] for job in batch], [job[1] for job in batch], [job[2] for job in batch]),
+                    )
+                    added = {(table_id, no) for table_id, no, _ in await cursor.fetchall()}
+            except StoreError as error:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for table_id, no, _, done in batch:
+                if done.done():
+                    continue
+                if (table_id, no) in added:
+                    done.set_result(None)
+                else:
+                    done.set_exception(StoreConflict(f"event {no} of table {table_id} is taken"))
 
     async def finish(self, table_id: str) -> None:
         async with self._connection() as conn:
@@ -357,6 +405,7 @@ class PostgresStore:
             self._notice(table_id, no, event)
 
     async def close(self) -> None:
+        await asyncio.gather(*self._writers, return_exceptions=True)  # the commits in flight finish
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
