@@ -48,7 +48,7 @@ NOTIFY_LIMIT = 7000
 """Payloads above this leave the event out (PostgreSQL allows 8000 bytes); listeners then read it."""
 MIGRATION_LOCK = 7_346_151_902
 """Advisory lock key held while migrating (any constant unlikely to clash)."""
-WAIT = 2.0
+WAIT = 5.0
 """Seconds a request waits for a database connection before it is refused with ``unavailable``."""
 
 WRITERS = 4
@@ -186,7 +186,7 @@ class PostgresStore:
             raise StoreError(f"cannot use the database {redact(url)}: {error}") from None
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url,
-            min_size=min(2, pool_size),
+            min_size=pool_size,  # opened at start: a busy moment does not wait for new connections
             max_size=pool_size,
             kwargs={"autocommit": True, "connect_timeout": 5},
             # A connection is checked as it is taken: after the database restarted, the first requests

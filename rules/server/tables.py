@@ -236,8 +236,9 @@ class Table:
         self._claiming = False
         self._absorbing = False
         self._retry: asyncio.TimerHandle | None = None
-        self._heard: dict[int, Record] = {}
+        self._heard: dict[int, Record | None] = {}
         """Events other processes committed, as their notices brought them (by number), not yet applied."""
+        self._must_read = False
 
     # --- what the table looks like ----------------------------------------------------------------
 
@@ -463,8 +464,11 @@ class Table:
         )
 
     def absorb_soon(self, no: int | None, record: Record | None) -> None:
-        """Another process committed event ``no`` (``None``: maybe some): apply what this table missed."""
-        if no is not None and record is not None and no > self.event_no:
+        """Another process committed event ``no`` (``record``, if the notice carried it; ``no`` None: maybe some,
+        read them): apply and announce what this table missed."""
+        if no is None:
+            self._must_read = True
+        elif no > self.event_no:
             self._heard[no] = record
         if not self._absorbing and not self.asleep:
             self._absorbing = True
@@ -474,19 +478,23 @@ class Table:
         try:
             async with self.lock:
                 self._absorbing = False
-                await self._catch_up()
+                must_read, self._must_read = self._must_read, False
+                await self._catch_up(read=must_read)
         except StoreError as error:
+            self._must_read = True  # read them when the next notice comes
             log.error("table %s: could not read the events committed elsewhere: %s", self.id, error)
         finally:
             self._absorbing = False
 
-    async def _catch_up(self) -> None:
-        """Apply and announce the events committed by other processes since :attr:`event_no` (lock held)."""
-        heard, self._heard = self._heard, {}
+    async def _catch_up(self, *, read: bool = True) -> None:
+        """Apply and announce the events committed by other processes since :attr:`event_no` (lock held): those
+        the notices brought, or (``read``, or when some are missing) those read from the store."""
+        heard = {no: record for no, record in self._heard.items() if no > self.event_no}
+        self._heard = {}
         missed: list[Record] = []
-        while self.event_no + 1 + len(missed) in heard:
-            missed.append(heard[self.event_no + 1 + len(missed)])
-        if not missed or max(heard) > self.event_no + len(missed):
+        while (record := heard.get(self.event_no + 1 + len(missed))) is not None:
+            missed.append(record)
+        if read or len(missed) < len(heard):
             missed = await self._store.events_after(self.id, self.event_no)
         for record in missed:
             self.apply(record)
