@@ -202,10 +202,10 @@ class PostgresStore:
     # --- requests ----------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    async def _connection(self, wait: float = WAIT) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         """A pooled connection; database failures come out as :class:`StoreError` subclasses."""
         try:
-            async with self._pool.connection() as conn:
+            async with self._pool.connection(timeout=wait) as conn:
                 yield conn
         except errors.UniqueViolation:
             raise StoreConflict("the event number is taken") from None
@@ -307,12 +307,14 @@ class PostgresStore:
             await conn.execute("UPDATE tables SET asleep = %s WHERE id = %s", (asleep, table_id))
 
     async def ready(self) -> bool:
+        if not self.listening:
+            return False
         try:
-            async with self._connection() as conn:
+            async with self._connection(wait=1.0) as conn:
                 await conn.execute("SELECT 1")
         except StoreError:
             return False
-        return self.listening
+        return True
 
     # --- leads -------------------------------------------------------------------------------------
 
