@@ -535,7 +535,9 @@ class Table:
 
     async def _claim(self) -> None:
         try:
-            while self._server_work() is not None or self.deadline is not None:
+            # Only while something is due: a move of the server's, or a clock past its deadline (a clock still
+            # running restarts this when it runs out, so a healthy lead elsewhere costs no queries meanwhile).
+            while self._server_work() is not None or (self.deadline is not None and time.time() >= self.deadline):
                 if await self._store.claim_lead(self.id):
                     log.info("table %s: this process leads it now", self.id)
                     self._claiming = False

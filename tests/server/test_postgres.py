@@ -350,3 +350,25 @@ def test_an_older_database_is_upgraded_in_place(database: str) -> None:
     with psycopg.connect(database) as conn:
         row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
     assert row is not None and row[0] == len(MIGRATIONS)
+
+
+def test_the_clock_goes_on_when_its_process_dies(servers: list[Server]) -> None:
+    """A table with a clock, both players connected to b while a leads it: a is killed, b's clock takes over."""
+    a, b, _ = servers
+    a.start(), b.start()
+    table_id = _table(a, clock=1)
+    tokens = [_join(a, table_id, seat) for seat in (0, 1)]  # a deals the first hand, so a leads the table
+
+    async def watch() -> None:
+        seats = [Seat(f"{b.ws}/ws/tables/{table_id}", token, seat) for seat, token in enumerate(tokens)]
+        for seat in seats:
+            await seat.connect()
+        while (await seats[0].update())["by"] != "clock":  # nobody plays: a's clock moves for them
+            pass
+        a.kill()  # a second before its next clock move
+        while (await seats[0].update(timeout=15))["by"] != "clock":  # b's, once it has taken the lead
+            pass
+
+    asyncio.run(watch())
+    by = [record["by"] for record in b.stored_events()[table_id]]
+    assert by.count("clock") >= 2
