@@ -189,9 +189,6 @@ class PostgresStore:
             min_size=pool_size,  # opened at start: a busy moment does not wait for new connections
             max_size=pool_size,
             kwargs={"autocommit": True, "connect_timeout": 5},
-            # A connection is checked as it is taken: after the database restarted, the first requests
-            # get fresh connections instead of failing on dead ones.
-            check=AsyncConnectionPool.check_connection,
             timeout=WAIT,
             reconnect_timeout=24 * 3600,
             open=False,
@@ -380,7 +377,8 @@ class PostgresStore:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    if not self.listening and delay > 0.1:
+                    if delay > 0.1:  # back after an outage: the pooled connections may be dead ones
+                        await self._pool.check()
                         log.info("listening to the database again")
                     self.listening, delay = True, 0.1
                     # Whatever was committed while nobody here listened: each table re-reads what it missed.
