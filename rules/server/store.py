@@ -20,9 +20,14 @@ cost one ``fsync`` per batch, not one per move.
 ...     store = EventStore(path)
 ...     await store.create_table("abc", {"players": 2}, creator="127.0.0.1")
 ...     await store.append("abc", 1, {"type": "seat_taken", "seat": 0})
+...     try:  # event 1 is there: a second one is refused, the first stays
+...         await store.append("abc", 1, {"type": "seat_taken", "seat": 1})
+...     except StoreConflict as conflict:
+...         print(conflict)
 ...     await store.close()
 ...     return await EventStore(path).unfinished()
 >>> [(t.id, t.config, t.events) for t in asyncio.run(demo())]
+the event number is taken
 [('abc', {'players': 2}, [{'type': 'seat_taken', 'seat': 0}])]
 """
 
@@ -347,7 +352,7 @@ class EventStore:
                 except sqlite3.Error as error:
                     self._db.execute("ROLLBACK TO job")
                     self._db.execute("RELEASE job")
-                    failures[index] = str(error)
+                    failures[index] = _TAKEN if isinstance(error, sqlite3.IntegrityError) else str(error)
             self._db.execute("COMMIT")
             self.commits += 1
             self.writes += len(batch)
@@ -400,11 +405,17 @@ class EventStore:
         self._db.close()
 
 
+_TAKEN = "the key is taken"
+"""The reason of a write refused by a uniqueness constraint (an event number, a table id, already there)."""
+
+
 def _settle(outcomes: list[tuple[asyncio.Future[None], str | None]]) -> None:
     for done, reason in outcomes:
         if done.cancelled():
             continue
         if reason is None:
             done.set_result(None)
+        elif reason == _TAKEN:
+            done.set_exception(StoreConflict("the event number is taken"))
         else:
             done.set_exception(StoreError(f"the database refused the write: {reason}"))
