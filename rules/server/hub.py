@@ -66,12 +66,15 @@ class Hub:
         """Open the store, rebuild every unfinished table that is not asleep, start putting idle tables to sleep."""
         self._store = await open_store(self.settings.db, self.settings.sync)
         self._store.subscribe(self._notice, self._resync)
-        for stored in await self._store.unfinished():
-            table = self._rebuild(stored)
-            if table.match_over:
-                await self._store.finish(table.id)
-                continue
-            self._bring_in(table)
+        async with self._lock:  # tables other processes tell of meanwhile are taken up after these
+            for stored in await self._store.unfinished():
+                table = self._rebuild(stored)
+                if table.match_over:
+                    await self._store.finish(table.id)
+                    continue
+                self._bring_in(table)
+        if self._store.shared:
+            self._resync()  # events committed elsewhere while the tables were read
         log.info("rebuilt %d tables from the database", len(self.tables))
         if self.settings.idle_table_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
