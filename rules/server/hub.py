@@ -248,8 +248,7 @@ class Hub:
             # No await between these checks and taking the table out: nothing can slip in between.
             if table.connections or table.lock.locked() or not table.at_rest():
                 continue
-            # A finished match nobody watches here leaves memory at once: nothing can happen to it any more.
-            if (now - table.quiet_since < idle and not table.match_over) or self.tables.get(table.id) is not table:
+            if now - table.quiet_since < idle or self.tables.get(table.id) is not table:
                 continue
             del self.tables[table.id]
             table.asleep = True
