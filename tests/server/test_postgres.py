@@ -262,8 +262,12 @@ def test_sigterm_drains_and_the_page_is_told_to_reconnect(servers: list[Server])
         seats = [Seat(f"{a.ws}/ws/tables/{table_id}", token, seat) for seat, token in enumerate((token0, token1))]
         for seat in seats:
             await seat.connect()
-            await seat.update()
-        a.terminate()
+        while not any(seat.my_turn() for seat in seats):
+            for seat in seats:
+                await _settle(seat)
+        mover = next(seat for seat in seats if seat.my_turn())
+        move = await mover.play_one()
+        a.terminate()  # with that move just sent: in flight, or not yet read
         for seat in seats:
             with pytest.raises(ConnectionClosed) as closed:
                 while True:
@@ -277,6 +281,23 @@ def test_sigterm_drains_and_the_page_is_told_to_reconnect(servers: list[Server])
         for new, old in zip(moved, seats, strict=True):
             new.last, new.event_no = old.last, old.event_no
             await new.connect(last_seen=old.event_no)
+            await _settle(new)
+        # The move was committed whole before the process exited, or not at all; either way every client
+        # sees it at most once, and the one that sent it learns which (an update showing it, or none).
+        stored = b.stored_events()[table_id]
+        shown = [
+            json.loads(text)["event_no"]
+            for seat in (mover, moved[mover.seat or 0])
+            for text in seat.texts
+            if json.loads(text)["type"] == "update" and json.loads(text)["event"] == move
+        ]
+        sent = {key: value for key, value in move.items() if value is not None}
+        committed = [
+            no for no, record in enumerate(stored, 1) if {k: v for k, v in record.items() if k != "by"} == sent
+        ]
+        assert shown == committed and len(committed) <= 1
+        for seat in moved:
+            seat.moved_at = -1  # a move that was not committed is played again
         await play_until(moved, hand_over, timeout=60)
 
     asyncio.run(play())
