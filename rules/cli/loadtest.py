@@ -1,14 +1,18 @@
 """``trumps loadtest``: many concurrent duels of random-move clients over real WebSockets.
 
-Without ``--url`` it starts its own ``trumps serve`` on a free loopback port with a fresh
-database (and limits opened for bots); with ``--url`` it drives a running server, which
+Without ``--url`` it starts its own ``trumps serve`` (``--servers`` of them, which then share
+the PostgreSQL database ``--db``) on free loopback ports with a fresh database (and limits
+opened for bots); with ``--url`` (once per server) it drives running servers, which
 must then allow that many tables and connections per client and that many messages per
 second (``trumps serve --max-tables-per-client 0 --max-connections-per-client 0 --rate 1000
 --burst 1000``): every client of the load test comes from one address.
 
+With several servers, table ``i`` is created on server ``i`` and its second seat plays through
+the next server, so that every move crosses from one process to another.
+
 It prints moves per second, the latency from sending a move to receiving the update
-that shows it (p50, p95, p99, max), the errors, and the lost moves (a move the server
-never confirmed, or confirmed as something else).
+that shows it (p50, p95, p99, max), the same to the opponent's update, the errors, and the
+lost moves (a move the server never confirmed, or confirmed as something else).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import typer
 @dataclass
 class _Tally:
     latencies: list[float] = field(default_factory=list)
+    opponent_latencies: list[float] = field(default_factory=list)
     moves: int = 0
     errors: list[str] = field(default_factory=list)
     lost: int = 0
@@ -50,6 +55,10 @@ def _cpu_seconds(pid: int | None) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, TypeError):
         return float("nan")
+
+
+def _cpu_of(pids: list[int]) -> float:
+    return sum(_cpu_seconds(pid) for pid in pids) if pids else float("nan")
 
 
 def _cpu_stall() -> float:
@@ -86,6 +95,7 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
     """
     import websockets
 
+    table = url.rsplit("/", 1)[1]
     # No permessage-deflate: the server would spend its CPU compressing for a client on loopback.
     async with websockets.connect(url, max_size=2**22, max_queue=None, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
@@ -106,6 +116,9 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
                 pending = None
             elif message["type"] == "update":
                 event_no = message["event_no"]
+                sent_at = race.sent.pop((table, event_no), None)
+                if sent_at is not None and message["by"] == "player" and (message["event"] or {}).get("seat") != seat:
+                    tally.opponent_latencies.append(time.perf_counter() - sent_at)
                 if pending is not None and event_no > pending[0]:
                     sent_no, move, sent_at = pending
                     tally.latencies.append(time.perf_counter() - sent_at)
@@ -127,6 +140,7 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
                     if think:
                         await asyncio.sleep(rng.uniform(0, 2 * think))
                     pending = (event_no, move, time.perf_counter())
+                    race.sent[(table, event_no + 1)] = pending[2]
                     await ws.send(json.dumps({"type": "move", "event": move, "last_seen": event_no}))
             if race.stop.is_set() and pending is None:
                 return
@@ -144,20 +158,23 @@ class _Race:
 
     clients: int
     ready: int = 0
+    sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    """When the move that should become event ``n`` of a table was sent (for the opponent's latency)."""
     go: asyncio.Event = field(default_factory=asyncio.Event)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def _run(url: str, tables: int, seconds: float, think: float, seed: int, server_pid: int | None) -> _Tally:
-    http = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+async def _run(urls: list[str], tables: int, seconds: float, think: float, seed: int, server_pids: list[int]) -> _Tally:
     tally = _Tally()
     seats: list[tuple[str, str, int]] = []
-    for _ in range(tables):
+    for index in range(tables):
+        url, other = urls[index % len(urls)].rstrip("/"), urls[(index + 1) % len(urls)].rstrip("/")
+        http = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
         created = await asyncio.to_thread(_post, f"{http}/api/tables", {"players": 2})
         table_id = created["table"]["id"]
         joined = await asyncio.to_thread(_post, f"{http}/api/tables/{table_id}/join", {})
-        ws_url = f"{url.rstrip('/')}/ws/tables/{table_id}"
-        seats += [(ws_url, created["token"], 0), (ws_url, joined["token"], 1)]
+        seats.append((f"{url}/ws/tables/{table_id}", created["token"], 0))
+        seats.append((f"{other}/ws/tables/{table_id}", joined["token"], 1))
     race = _Race(clients=len(seats))
     rng = random.Random(seed)
     clients = [
@@ -166,11 +183,11 @@ async def _run(url: str, tables: int, seconds: float, think: float, seed: int, s
     ]
     await asyncio.wait([asyncio.create_task(race.go.wait()), *clients], return_when=asyncio.FIRST_COMPLETED)
     race.go.set()  # all ready, or one failed: let the others go rather than wait for it forever
-    started, cpu_before, stall_before = time.perf_counter(), _cpu_seconds(server_pid), _cpu_stall()
+    started, cpu_before, stall_before = time.perf_counter(), _cpu_of(server_pids), _cpu_stall()
     done, _ = await asyncio.wait(clients, timeout=seconds)
     race.stop.set()
     tally.elapsed = time.perf_counter() - started
-    tally.server_cpu = _cpu_seconds(server_pid) - cpu_before
+    tally.server_cpu = _cpu_of(server_pids) - cpu_before
     tally.cpu_pressure = (_cpu_stall() - stall_before) / tally.elapsed
     for task in done:
         if task.exception() is not None:
@@ -180,29 +197,38 @@ async def _run(url: str, tables: int, seconds: float, think: float, seed: int, s
     return tally
 
 
-def _start_server(sync: str) -> tuple[subprocess.Popen[bytes], str, str]:
+def _start_server(sync: str, db: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    db = os.path.join(tempfile.mkdtemp(prefix="trumps-loadtest-"), "load.sqlite3")
     command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--port", str(port)]
     command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--max-connections-per-client", "0"]
     command += ["--rate", "1000", "--burst", "1000"]
     command += ["--log-level", "warning"]
-    log = os.path.join(os.path.dirname(db), "serve.log")  # a file, not a pipe nobody would read
-    with open(log, "wb") as output:
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=output)
+    # Its log goes to a file, not a pipe nobody would read.
+    with tempfile.NamedTemporaryFile(prefix="trumps-loadtest-serve-", suffix=".log", delete=False) as log:
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            with open(log, errors="replace") as output:
+            with open(log.name, errors="replace") as output:
                 reason = output.read().strip().splitlines()
             raise RuntimeError(reason[-1] if reason else f"the server exited with status {server.returncode}")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).read()
-            return server, f"ws://127.0.0.1:{port}", db
+            return server, f"ws://127.0.0.1:{port}"
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.1)
     server.kill()
     raise RuntimeError("the server did not start within 30 seconds")
+
+
+def _summary(seconds: list[float]) -> dict[str, float]:
+    ms = [value * 1000 for value in seconds]
+    return {
+        "p50": round(_percentile(ms, 0.50), 2),
+        "p95": round(_percentile(ms, 0.95), 2),
+        "p99": round(_percentile(ms, 0.99), 2),
+        "max": round(max(ms, default=float("nan")), 2),
+    }
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -213,7 +239,13 @@ def _percentile(values: list[float], fraction: float) -> float:
 def loadtest(
     tables: Annotated[int, typer.Option(help="Concurrent duels (two WebSocket clients each).", min=1)] = 200,
     url: Annotated[
-        str | None, typer.Option(help="ws://HOST:PORT of a running server; default: start one on loopback.")
+        list[str] | None,
+        typer.Option(help="ws://HOST:PORT of a running server (repeat for several); default: start servers."),
+    ] = None,
+    servers: Annotated[int, typer.Option(help="How many servers to start (without --url); >1 needs --db.", min=1)] = 1,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database of the servers it starts: a postgresql:// URL; default: a fresh SQLite file."),
     ] = None,
     seconds: Annotated[float, typer.Option(help="How long to play, after every table is set up.", min=1)] = 20,
     sync: Annotated[
@@ -224,36 +256,45 @@ def loadtest(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
     """Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."""
-    server = None
-    if url is None:
+    started: list[subprocess.Popen[bytes]] = []
+    urls = list(url or [])
+    if not urls:
+        if servers > 1 and db is None:
+            typer.echo(
+                "trumps loadtest: several servers share a PostgreSQL database: give --db postgresql://...", err=True
+            )
+            raise typer.Exit(2)
+        database = db or os.path.join(tempfile.mkdtemp(prefix="trumps-loadtest-"), "load.sqlite3")
         try:
-            server, url, db = _start_server(sync)
+            for _ in range(servers):
+                server, address = _start_server(sync, database)
+                started.append(server)
+                urls.append(address)
         except RuntimeError as error:
+            for server in started:
+                server.terminate()
             typer.echo(f"trumps loadtest: cannot start a server: {error}", err=True)
             raise typer.Exit(1) from None
-        typer.echo(f"started trumps serve at {url} (database {db}, synchronous={sync})", err=True)
+        shown = database.split("@")[-1] if database.startswith("postgres") else database
+        typer.echo(f"started trumps serve at {', '.join(urls)} (database {shown}, synchronous={sync})", err=True)
     try:
-        tally = asyncio.run(_run(url, tables, seconds, think, seed, server.pid if server else None))
+        tally = asyncio.run(_run(urls, tables, seconds, think, seed, [server.pid for server in started]))
     except (OSError, urllib.error.URLError) as error:
-        typer.echo(f"trumps loadtest: cannot reach {url}: {error}", err=True)
+        typer.echo(f"trumps loadtest: cannot reach {', '.join(urls)}: {error}", err=True)
         raise typer.Exit(1) from None
     finally:
-        if server is not None:
+        for server in started:
             server.terminate()
             server.wait()
-    ms = [latency * 1000 for latency in tally.latencies]
-    latency = {
-        "p50": round(_percentile(ms, 0.50), 2),
-        "p95": round(_percentile(ms, 0.95), 2),
-        "p99": round(_percentile(ms, 0.99), 2),
-        "max": round(max(ms, default=float("nan")), 2),
-    }
+    leader = started[0] if started else None
+    latency, opponent = _summary(tally.latencies), _summary(tally.opponent_latencies)
     rate = round(tally.moves / tally.elapsed, 1)
     cpu_per_move = round(tally.server_cpu / max(tally.moves, 1) * 1000, 3)
     busy = round(tally.server_cpu / tally.elapsed, 2)
     if as_json:
         figures: dict[str, object] = {"tables": tables, "think": think, "seconds": round(tally.elapsed, 2)}
-        figures |= {"moves": tally.moves, "moves_per_second": rate, "latency_ms": latency}
+        figures |= {"servers": len(urls), "moves": tally.moves, "moves_per_second": rate, "latency_ms": latency}
+        figures |= {"opponent_latency_ms": opponent}
         figures |= {"hands_finished": tally.hands, "errors": len(tally.errors), "lost_moves": tally.lost}
         figures |= {"server_cpu_ms_per_move": cpu_per_move, "server_cores_busy": busy}
         typer.echo(json.dumps(figures | {"machine_cpu_pressure": round(tally.cpu_pressure, 2)}))
@@ -262,9 +303,11 @@ def loadtest(
         typer.echo(f"{tables} duels for {tally.elapsed:.1f} s{pace}: {tally.moves} moves, {rate} moves/s")
         shown = ", ".join(f"{name} {value} ms" for name, value in latency.items())
         typer.echo(f"latency from a move to the update that shows it: {shown}")
+        shown = ", ".join(f"{name} {value} ms" for name, value in opponent.items())
+        typer.echo(f"latency from a move to the opponent's update: {shown}")
         typer.echo(f"hands finished: {tally.hands}; errors: {len(tally.errors)}; lost moves: {tally.lost}")
-        if server is not None:
-            typer.echo(f"server: {cpu_per_move} ms of CPU per move, {busy} cores busy")
+        if leader is not None:
+            typer.echo(f"servers: {cpu_per_move} ms of CPU per move, {busy} cores busy")
         typer.echo(f"CPU pressure on this machine (share of time something waited for a CPU): {tally.cpu_pressure:.0%}")
     for message in tally.errors[:10]:
         typer.echo(f"  {message}", err=True)

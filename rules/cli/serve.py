@@ -1,4 +1,4 @@
-"""``trumps serve``: run the online table server (Starlette on uvicorn, SQLite event store)."""
+"""``trumps serve``: run the online table server (Starlette on uvicorn; SQLite or PostgreSQL event store)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,11 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     db: Annotated[
-        str | None, typer.Option(help="SQLite file of the event store (default trumps.sqlite3, or env TRUMPS_DB).")
+        str | None,
+        typer.Option(
+            help="SQLite file of the event store, or a postgresql://USER:PASSWORD@HOST:PORT/NAME URL that any number "
+            "of server processes may share (default trumps.sqlite3, or env TRUMPS_DB)."
+        ),
     ] = None,
     sync: Annotated[
         str | None, typer.Option(help="SQLite synchronous mode: full (survives power loss) or normal.")
@@ -36,17 +40,29 @@ def serve(
         ),
     ] = None,
     computer_delay: Annotated[float | None, typer.Option(help="Seconds a computer seat waits to move [0].")] = None,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    log_level: Annotated[str, typer.Option(help="Log level: debug, info, warning, error.")] = "info",
+    log_json: Annotated[
+        bool, typer.Option("--log-json", envvar="TRUMPS_LOG_JSON", help="Log one JSON object per line.")
+    ] = False,
 ) -> None:
     """Serve the lobby, the tables and the browser client; every move is stored in the database first.
 
     Every limit can also be set as an environment variable TRUMPS_<NAME> (e.g. TRUMPS_RATE=10).
     """
-    import uvicorn
+    try:
+        import uvicorn
 
-    from rules.server.app import create_app
+        from rules.server.app import create_app
+    except ImportError as error:
+        typer.echo(
+            f"trumps serve: the server needs the 'server' extra ({error.name} is missing): "
+            "pip install 'your-trumps[server]'",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    from rules.server import logs
     from rules.server.limits import Settings
-    from rules.server.store import database_problem
+    from rules.server.store import database_problem, is_postgres
 
     try:
         settings = Settings.from_env(
@@ -69,17 +85,32 @@ def serve(
     if busy is not None:
         typer.echo(f"trumps serve: cannot listen on {host}:{port}: {busy}", err=True)
         raise typer.Exit(1)
-    problem = database_problem(settings.db)
-    if problem is not None:
-        typer.echo(f"trumps serve: cannot use the database {settings.db}: {problem}", err=True)
-        raise typer.Exit(2)
-    typer.echo(f"serving on http://{host}:{port}/  (database {settings.db})", err=True)
+    if is_postgres(settings.db):
+        from rules.server.pgstore import check, redact
+
+        problem = check(settings.db)
+        if problem is not None:
+            typer.echo(f"trumps serve: {problem}", err=True)
+            raise typer.Exit(1)
+        shown = redact(settings.db)
+    else:
+        problem = database_problem(settings.db)
+        if problem is not None:
+            typer.echo(f"trumps serve: cannot use the database {settings.db}: {problem}", err=True)
+            raise typer.Exit(2)
+        shown = settings.db
+    logs.configure(log_level, log_json)
+    typer.echo(f"serving on http://{host}:{port}/  (database {shown})", err=True)
     uvicorn.run(
         create_app(settings),
         host=host,
         port=port,
         ws_max_size=settings.hard_message_bytes,
         log_level=log_level,
+        access_log=False,  # the app logs each request itself (as JSON with --log-json)
+        # SIGTERM: stop listening, close WebSockets with 1012 (the page reconnects, to another process
+        # behind the load balancer), let the requests in flight finish their commits for up to 10 s.
+        timeout_graceful_shutdown=10,
         # The WebSocket library's own keepalive; the protocol has ping/pong for clients that want it.
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -1,6 +1,8 @@
 """The ASGI app: the lobby over HTTP JSON, play over a WebSocket per table, the browser client.
 
 Run it with ``trumps serve`` (uvicorn); ``create_app(Settings(...))`` builds it for tests.
+For operators: ``/healthz`` (the process answers), ``/readyz`` (and its database does: 503
+if not), ``/metrics`` (Prometheus), and one log line per HTTP request and per refusal.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rules.events import event_dict
 from rules.server import analysis
+from rules.server import metrics
 from rules.server.hub import Hub
 from rules.server.limits import Settings
 from rules.server.protocol import (
@@ -44,7 +47,7 @@ from rules.server.protocol import (
     describe_validation,
     parse_client_message,
 )
-from rules.server.store import StoreError
+from rules.server.store import StoreError, StoreUnavailable
 from rules.server.tables import Connection, Refused, Table
 
 log = logging.getLogger("rules.server")
@@ -59,8 +62,12 @@ _STATUS = {
     "too_many_tables": 429,
     "bad_token": 403,
     "too_large": 413,
+    "stale": 409,
     "internal": 500,
+    "unavailable": 503,
 }
+
+UNAVAILABLE = "the database cannot be reached right now; nothing was changed, try again in a moment"
 
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Your trumps</title></head>
@@ -100,8 +107,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             board.close()
             await hub.stop()
 
+    metrics.count_tables(lambda: len(hub.tables))
     routes = [
         Route("/", index),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/metrics", metrics_page),
         Route("/api/tables", lobby, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info, methods=["GET"]),
@@ -115,13 +126,48 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.hub = hub
     app.state.analysis = board
+    app.add_middleware(_RequestLog)
     return app
+
+
+class _RequestLog:
+    """One log line per HTTP request: method, path, status, milliseconds, client address."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            client = scope.get("client")
+            fields = {
+                "method": scope["method"],
+                "path": scope["path"][:200],
+                "status": status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+                "client": client[0] if client else None,
+            }
+            log.info("%(method)s %(path)s %(status)s %(ms)sms", fields, extra={"fields": fields})
 
 
 # --- HTTP --------------------------------------------------------------------------------------------
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+    metrics.ERRORS.labels(code).inc()
     body = ErrorMessage(code=code, message=message).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
     return JSONResponse(body, status_code=status or _STATUS.get(code, 400))
 
@@ -140,6 +186,22 @@ async def _http_error(request: Request, error: Exception) -> Response:
 async def _internal_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s", request.url.path)
     return _error("internal", "something went wrong on the server; nothing was changed", 500)
+
+
+async def healthz(request: Request) -> Response:
+    """The process is alive and serving."""
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    """The process can take players: its database answers (503 while it does not)."""
+    if await _hub(request).store.ready():
+        return JSONResponse({"status": "ready"})
+    return _error("unavailable", "the database does not answer", 503)
+
+
+async def metrics_page(request: Request) -> Response:
+    return Response(metrics.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
 async def index(request: Request) -> Response:
@@ -166,8 +228,8 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
         data = b"{}"
     try:
         value = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise Refused("bad_request", "the request body is not valid JSON") from None
+    except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
+        raise Refused("bad_request", "the request body is not valid JSON (or nests or numbers too large)") from None
     if not isinstance(value, dict):
         raise Refused("bad_request", "the request body must be a JSON object")
     try:
@@ -185,6 +247,8 @@ async def table_info(request: Request) -> Response:
         return _ok(await _hub(request).info(request.path_params["table_id"]))
     except Refused as refused:
         return _error(refused.code, str(refused))
+    except StoreUnavailable:
+        return _error("unavailable", UNAVAILABLE, 503)
 
 
 async def _answer(
@@ -195,6 +259,8 @@ async def _answer(
         return _ok(await act(await _body(request, model)))
     except Refused as refused:
         return _error(refused.code, str(refused))
+    except StoreUnavailable:
+        return _error("unavailable", UNAVAILABLE, 503)
     except StoreError:
         return _error("internal", f"{failed} could not be saved; try again", 503)
 
@@ -232,6 +298,9 @@ class _Session:
         self._over = 0
 
     def error(self, code: str, message: str, event_no: int | None = None) -> None:
+        metrics.ERRORS.labels(code).inc()
+        fields = {"code": code, "table": self.ws.path_params.get("table_id"), "seat": self.conn.seat}
+        log.info("refused %(code)s at table %(table)s, seat %(seat)s", fields, extra={"fields": fields})
         self.conn.send(ErrorMessage(code=code, message=message, event_no=event_no).model_dump_json())  # type: ignore[arg-type]
 
     async def run(self) -> None:
@@ -300,6 +369,8 @@ class _Session:
                 await self._handle(parsed)
             except Refused as refused:
                 self.error(refused.code, str(refused), self.table.event_no if self.table else None)
+            except StoreUnavailable:
+                self.error("unavailable", UNAVAILABLE, self.table.event_no if self.table else None)
             except StoreError:
                 self.error("internal", "the server could not save that; nothing changed, try again")
 
@@ -410,7 +481,9 @@ async def play(websocket: WebSocket) -> None:
             await websocket.send_text(refusal.model_dump_json())
             await websocket.close(1008, "too many connections from this address")
         return
+    metrics.CONNECTIONS.inc()
     try:
         await _Session(websocket, hub).run()
     finally:
+        metrics.CONNECTIONS.dec()
         hub.release(address)

@@ -7,6 +7,11 @@ the hub puts it to sleep: it leaves memory and the lobby, and stays whole in the
 who asks for it by id (joining, watching, reconnecting, leaving its seat) wakes it: it is
 rebuilt from its events and goes on exactly where it stopped. A sleeping table whose match is
 not over is marked ``asleep`` in the database, so a restart does not load it either.
+
+When several server processes share a PostgreSQL database, each holds the tables its clients
+use (and, after its start, every table awake in the database), hears of the events the others
+commit (:meth:`Hub._notice`) and passes them on to its own connections. Putting a table to sleep
+only takes it out of this process's memory (and gives up its lead here).
 """
 
 from __future__ import annotations
@@ -22,13 +27,16 @@ from collections.abc import AsyncIterator
 from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated, TableInfo
-from rules.server.store import EventStore, StoredTable, StoreError
+from rules.server.store import Store, StoredTable, StoreError, open_store
 from rules.server.tables import Refused, Table, TableConfig, new_token, token_hash
 
 log = logging.getLogger("rules.server")
 
 ABANDONED_SECONDS = 300.0
 """A match under way without any connection for this long is no longer listed in the lobby."""
+
+ADOPTING = 64
+"""Tables other processes told of, read into this one at a time (more wait for their next event)."""
 
 SLEEPING_INFOS = 4096
 """How many sleeping tables' lobby entries the hub remembers, so that looking one up does not replay it."""
@@ -45,26 +53,32 @@ class Hub:
         self._sleeping: OrderedDict[str, TableInfo] = OrderedDict()
         """Lobby entries of sleeping tables, most recently used last. A sleeping table cannot change
         (anything that would change it wakes it first), so an entry holds until the table wakes."""
-        self._store: EventStore | None = None
+        self._store: Store | None = None
         self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
+        self._adopting: set[str] = set()
+        """Tables another process told of, being read into this one."""
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
-    def store(self) -> EventStore:
+    def store(self) -> Store:
         assert self._store is not None, "the hub has not been started"
         return self._store
 
     async def start(self) -> None:
         """Open the store, rebuild every unfinished table that is not asleep, start putting idle tables to sleep."""
-        self._store = EventStore(self.settings.db, self.settings.sync)
-        for stored in self._store.unfinished():
-            table = self._rebuild(stored)
-            if table.match_over:
-                await self._store.finish(table.id)
-                continue
-            self._bring_in(table)
-        log.info("rebuilt %d tables from %s", len(self.tables), self.settings.db)
+        self._store = await open_store(self.settings.db, self.settings.sync)
+        self._store.subscribe(self._notice, self._resync)
+        async with self._lock:  # tables other processes tell of meanwhile are taken up after these
+            for stored in await self._store.unfinished():
+                table = self._rebuild(stored)
+                if table.match_over:
+                    await self._store.finish(table.id)
+                    continue
+                self._bring_in(table)
+        if self._store.shared:
+            self._resync()  # events committed elsewhere while the tables were read
+        log.info("rebuilt %d tables from the database", len(self.tables))
         if self.settings.idle_table_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
@@ -75,7 +89,44 @@ class Hub:
             table.stop()
         self._bots.close()
         if self._store is not None:
-            self._store.close()
+            await self._store.close()
+
+    # --- events committed by other processes (a shared database) -----------------------------------
+
+    def _notice(self, table_id: str, no: int, record: dict[str, object] | None) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            # A table new to this process (created elsewhere, or asleep here): hold it too, so that the lobby
+            # here shows it and this process can take over its lead.
+            if table_id not in self._adopting and len(self._adopting) < ADOPTING:
+                self._adopting.add(table_id)
+                asyncio.get_running_loop().create_task(self._adopt(table_id))
+        elif no > table.event_no:
+            table.absorb_soon(no, record)
+
+    async def _adopt(self, table_id: str) -> None:
+        try:
+            async with self._lock:
+                if table_id in self.tables or len(self.tables) >= self.settings.max_tables:
+                    return
+                stored = await self.store.load(table_id)
+                if stored is None or stored.finished:
+                    return
+                table = await self._rebuild_aside(stored)
+                if table.match_over or table_id in self.tables:
+                    return
+                self._sleeping.pop(table_id, None)
+                self._bring_in(table)
+            # Events committed while it was read: the notices for them found no table here.
+            table.absorb_soon(None, None)
+        except StoreError as error:
+            log.error("table %s: could not be read: %s", table_id, error)
+        finally:
+            self._adopting.discard(table_id)
+
+    def _resync(self) -> None:
+        for table in self.tables.values():
+            table.absorb_soon(None, None)
 
     def _new_table(self, table_id: str, config: TableConfig, created: float, creator: str) -> Table:
         return Table(
@@ -159,6 +210,8 @@ class Hub:
         return info
 
     def _remember_sleeping(self, info: TableInfo) -> None:
+        if self.store.shared:
+            return  # another process may change the table while it sleeps here: read it each time
         self._sleeping[info.id] = info
         if len(self._sleeping) > SLEEPING_INFOS:
             self._sleeping.popitem(last=False)
@@ -219,11 +272,13 @@ class Hub:
             table.stop()
             self._remember_sleeping(table.info())
             asleep += 1
-            if not table.match_over:
+            # Marked asleep in the database by one process at a time: the one that can hold its lead.
+            if not table.match_over and await self.store.claim_lead(table.id):
                 try:
                     await self.store.set_asleep(table.id, True)
                 except StoreError:
                     log.exception("table %s: could not be marked asleep; the next start will rebuild it", table.id)
+            await self.store.release_lead(table.id)
         if asleep:
             log.info("put %d idle tables to sleep; %d in memory", asleep, len(self.tables))
         return asleep
@@ -267,6 +322,16 @@ class Hub:
             return TableCreated(table=table.info(), seat=seat, token=token)
 
     async def join(self, table_id: str, request: JoinTable) -> Joined:
+        for _ in range(3):
+            try:
+                return await self._join(table_id, request)
+            except Refused as refused:
+                # Another process changed the table meanwhile; this one has caught up: choose again.
+                if refused.code != "stale":
+                    raise
+        return await self._join(table_id, request)
+
+    async def _join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")

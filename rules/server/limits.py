@@ -27,7 +27,8 @@ class Settings:
     """Limits and knobs of one server; see ``docs/protocol.md`` for what each one protects."""
 
     db: str = "trumps.sqlite3"
-    """The SQLite file of the event store (created if missing)."""
+    """The SQLite file of the event store (created if missing), or a ``postgresql://`` URL of a database that any
+    number of server processes share (see docs/deploy.md)."""
     sync: Literal["full", "normal"] = "full"
     """SQLite ``synchronous`` mode. ``full``: a committed move survives a power cut, not just a crash."""
     max_message_bytes: int = 4096

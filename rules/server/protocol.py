@@ -331,6 +331,7 @@ ErrorCode = Literal[
     "too_many_tables",
     "bad_request",
     "internal",
+    "unavailable",
 ]
 
 
@@ -391,8 +392,8 @@ def parse_client_message(text: str | bytes) -> Any:
     """Parse a WebSocket text message from a client; raises :class:`ProtocolError`."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
+        raise ProtocolError("bad_json", "the message is not valid JSON (or nests or numbers too large)") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"expected a JSON object, got {_json_kind(data)}")
     kind = data.get("type")

@@ -1,4 +1,11 @@
-"""The event store: every table and every accepted event, in one SQLite file.
+"""The event store: every table and every accepted event; here its interface and the embedded SQLite one.
+
+:class:`Store` is what the hub and the tables use. Two kinds implement it: :class:`EventStore`
+below (one SQLite file, one server process: the default) and
+:class:`~rules.server.pgstore.PostgresStore` (a PostgreSQL database shared by any number of
+server processes). :func:`open_store` picks one by the ``db`` setting.
+
+The rest of this docstring is about the SQLite store.
 
 A table is its configuration plus the numbered list of its events; its whole state is
 rebuilt by replaying them, so an event that is committed is never lost and an event
@@ -13,9 +20,14 @@ cost one ``fsync`` per batch, not one per move.
 ...     store = EventStore(path)
 ...     await store.create_table("abc", {"players": 2}, creator="127.0.0.1")
 ...     await store.append("abc", 1, {"type": "seat_taken", "seat": 0})
-...     store.close()
-...     return EventStore(path).unfinished()
+...     try:  # event 1 is there: a second one is refused, the first stays
+...         await store.append("abc", 1, {"type": "seat_taken", "seat": 1})
+...     except StoreConflict as conflict:
+...         print(conflict)
+...     await store.close()
+...     return await EventStore(path).unfinished()
 >>> [(t.id, t.config, t.events) for t in asyncio.run(demo())]
+the event number is taken
 [('abc', {'players': 2}, [{'type': 'seat_taken', 'seat': 0}])]
 """
 
@@ -28,8 +40,9 @@ import queue
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -90,6 +103,83 @@ class StoreError(RuntimeError):
     """The database refused a write (the event did not happen) or a read."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached right now; nothing was written. Play resumes once it answers again."""
+
+
+class StoreConflict(StoreError):
+    """The event number is taken: another server process committed an event of this table first."""
+
+
+Notice = Callable[[str, int, "dict[str, Any] | None"], None]
+"""Called with (table id, event number, the event if it came along) when another process may have committed."""
+
+
+class Store(Protocol):
+    """Where tables and their events are kept (see the module docstring for the two kinds)."""
+
+    shared: bool
+    """Other server processes may write to the same database (tables then follow :meth:`subscribe`)."""
+
+    async def unfinished(self) -> list[StoredTable]:
+        """Every table whose match is not over and that is not asleep, with its events, oldest table first."""
+        ...
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """One table with its events, or ``None`` if there is none."""
+        ...
+
+    async def events_after(self, table_id: str, after: int) -> list[dict[str, Any]]:
+        """The events of a table numbered above ``after``, in order."""
+        ...
+
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None: ...
+
+    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
+        """Commit event ``no`` of a table; raises :class:`StoreConflict` if that number is taken."""
+        ...
+
+    async def finish(self, table_id: str) -> None: ...
+
+    async def set_asleep(self, table_id: str, asleep: bool) -> None: ...
+
+    async def ready(self) -> bool:
+        """The database answers."""
+        ...
+
+    def leads(self, table_id: str) -> bool:
+        """This process holds the table's lead: it alone makes the server's moves there (deal, bots, clock)."""
+        ...
+
+    async def claim_lead(self, table_id: str) -> bool:
+        """Try to take the table's lead (held until released or this process dies); whether it is held."""
+        ...
+
+    async def release_lead(self, table_id: str) -> None: ...
+
+    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
+        """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed."""
+        ...
+
+    async def close(self) -> None:
+        """Finish what is under way, then let go of the database."""
+        ...
+
+
+def is_postgres(db: str) -> bool:
+    """Whether the ``db`` setting names a PostgreSQL database (a URL) rather than an SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+async def open_store(db: str, sync: str = "full") -> Store:
+    """The store the ``db`` setting names: a PostgreSQL URL, else an SQLite file."""
+    if is_postgres(db):
+        from rules.server.pgstore import PostgresStore
+
+        return await PostgresStore.connect(db)
+    return EventStore(db, sync)
+
+
 WAL_RESTART_BYTES = 32 * 1024 * 1024
 """Past this size the writer truncates the write-ahead log (under steady play it never stops growing else)."""
 
@@ -98,7 +188,9 @@ _Job = tuple[list[_Write], asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 
 
 class EventStore:
-    """An SQLite file in WAL mode, written by one thread with group commit."""
+    """An SQLite file in WAL mode, written by one thread with group commit (one server process only)."""
+
+    shared = False
 
     def __init__(self, path: str, sync: str = "full") -> None:
         self.path = path
@@ -125,8 +217,11 @@ class EventStore:
 
     # --- reading (at start-up, before play) ------------------------------------------------------
 
-    def unfinished(self) -> list[StoredTable]:
+    async def unfinished(self) -> list[StoredTable]:
         """Every table whose match is not over and that is not asleep, with its events, oldest table first."""
+        return self._unfinished()
+
+    def _unfinished(self) -> list[StoredTable]:
         rows = self._db.execute(
             "SELECT id, created, creator, config FROM tables WHERE finished = 0 AND asleep = 0 ORDER BY created"
         ).fetchall()
@@ -139,10 +234,26 @@ class EventStore:
             tables[table_id].events.append(json.loads(body))
         return list(tables.values())
 
-    def events(self, table_id: str) -> list[dict[str, Any]]:
-        """The stored events of one table, in order (for tests and tools)."""
-        rows = self._db.execute("SELECT body FROM events WHERE table_id = ? ORDER BY no", (table_id,)).fetchall()
-        return [json.loads(row[0]) for row in rows]
+    async def events_after(self, table_id: str, after: int) -> list[dict[str, Any]]:
+        stored = await self.load(table_id)
+        return [] if stored is None else stored.events[after:]
+
+    async def ready(self) -> bool:
+        return True
+
+    # One process owns the file: it leads every table.
+
+    def leads(self, table_id: str) -> bool:
+        return True
+
+    async def claim_lead(self, table_id: str) -> bool:
+        return True
+
+    async def release_lead(self, table_id: str) -> None:
+        pass
+
+    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
+        pass  # nobody else writes to the file
 
     async def load(self, table_id: str) -> StoredTable | None:
         """One table with its events (any table: asleep, finished or not), or ``None`` if there is none.
@@ -241,7 +352,7 @@ class EventStore:
                 except sqlite3.Error as error:
                     self._db.execute("ROLLBACK TO job")
                     self._db.execute("RELEASE job")
-                    failures[index] = str(error)
+                    failures[index] = _TAKEN if isinstance(error, sqlite3.IntegrityError) else str(error)
             self._db.execute("COMMIT")
             self.commits += 1
             self.writes += len(batch)
@@ -279,8 +390,12 @@ class EventStore:
         finally:
             db.close()
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Finish the queued writes, then close the file."""
+        await asyncio.to_thread(self.close_now)
+
+    def close_now(self) -> None:
+        """:meth:`close`, from synchronous code."""
         if self._gathering:
             self._hand_over()
         self._jobs.put(None)
@@ -290,11 +405,17 @@ class EventStore:
         self._db.close()
 
 
+_TAKEN = "the key is taken"
+"""The reason of a write refused by a uniqueness constraint (an event number, a table id, already there)."""
+
+
 def _settle(outcomes: list[tuple[asyncio.Future[None], str | None]]) -> None:
     for done, reason in outcomes:
         if done.cancelled():
             continue
         if reason is None:
             done.set_result(None)
+        elif reason == _TAKEN:
+            done.set_exception(StoreConflict("the event number is taken"))
         else:
             done.set_exception(StoreError(f"the database refused the write: {reason}"))

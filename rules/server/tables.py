@@ -6,15 +6,19 @@ change goes the same way, under the table's lock:
 
 1. a game event is pushed into the engine's :class:`~rules.game.Game`, which refuses it
    (changing nothing) unless it is legal,
-2. the event is committed to the :class:`~rules.server.store.EventStore` (a game event
-   the disk refuses is taken back),
+2. the event is committed to the :class:`~rules.server.store.Store` (a game event
+   the database refuses is taken back; if another server process committed that event
+   number first, the table reads what it missed and the request is refused as ``stale``),
 3. the table's bookkeeping is updated (the same code rebuilds a table from the store at
    start-up),
 4. each connection is sent its update: its own seat's view, never another seat's cards.
 
 The server's own moves (the deal, computer seats, a move forced by the clock) are made
 by a per-table driver task; computer players think in worker processes, off the event loop
-(see :mod:`rules.server.bots`).
+(see :mod:`rules.server.bots`). When several processes share the database, only the one
+holding the table's lead makes them (the others keep trying to take it over, once a second,
+while there is such work to do), and events committed elsewhere are applied and announced
+here as they are heard of (:meth:`Table.absorb_soon`).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from rules.game import Game, IllegalEvent
 from rules.match import Match
 from rules.options import RuleSet
 from rules.players import LEVELS, make_player
+from rules.server import metrics
 from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import (
@@ -53,10 +58,13 @@ from rules.server.protocol import (
     TableInfo,
     Update,
 )
-from rules.server.store import EventStore, StoreError
+from rules.server.store import Store, StoreConflict, StoreError
 from rules.server.verify import seed_hash
 
 log = logging.getLogger("rules.server")
+
+LEAD_RETRY = 1.0
+"""Seconds between attempts to take over a table's lead held by another process (which may have died)."""
 
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
@@ -188,7 +196,7 @@ class Table:
         table_id: str,
         config: TableConfig,
         *,
-        store: EventStore,
+        store: Store,
         settings: Settings,
         bots: Bots,
         created: float,
@@ -227,6 +235,12 @@ class Table:
         self._driving = False
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._claiming = False
+        self._absorbing = False
+        self._retry: asyncio.TimerHandle | None = None
+        self._heard: dict[int, Record | None] = {}
+        """Events other processes committed, as their notices brought them (by number), not yet applied."""
+        self._must_read = False
 
     # --- what the table looks like ----------------------------------------------------------------
 
@@ -414,31 +428,89 @@ class Table:
         """
         stored = {**record, "by": by}
         no = self.event_no + 1
-        write = self._store.append(self.id, no, stored)
         if record["type"] in ("seat_taken", "seat_freed", "hand_started"):
             # Shielded: once the write is queued it will happen, so the table must apply it too.
-            await asyncio.shield(write)
+            try:
+                await asyncio.shield(self._append(no, stored))
+            except StoreConflict:
+                await self._lost_race()
             self.apply(stored)
         else:
             game = self.game
             if game is None or game.is_over():
-                write.close()
                 raise Refused("no_game", "no hand is being played: wait for the next hand")
             event = event if event is not None else parse_event(record)
             try:
                 notifications = game.push(event)
             except IllegalEvent as error:
-                write.close()
                 raise Refused("illegal", str(error)) from None
             try:
-                await asyncio.shield(write)
-            except StoreError:
+                await asyncio.shield(self._append(no, stored))
+            except StoreError as error:
                 game.pop()
+                if isinstance(error, StoreConflict):
+                    await self._lost_race()
                 raise
             self._played(event, notifications, by)
         if self.match_over:
             # Only hides the table from the next start-up; a rebuild would find the match over anyway.
             await asyncio.shield(self._store.finish(self.id))
+        self._announce()
+
+    async def _append(self, no: int, stored: Record) -> None:
+        started = time.perf_counter()
+        await self._store.append(self.id, no, stored)
+        metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+        metrics.EVENTS.labels(stored["by"]).inc()
+
+    async def _lost_race(self) -> None:
+        """Another process committed this event number first: catch up with it, refuse as ``stale``."""
+        seen = self.event_no
+        await self._catch_up()
+        raise Refused(
+            "stale",
+            f"another move was made first (the table went from event {seen} to {self.event_no}); nothing was done",
+        )
+
+    def absorb_soon(self, no: int | None, record: Record | None) -> None:
+        """Another process committed event ``no`` (``record``, if the notice carried it; ``no`` None: maybe some,
+        read them): apply and announce what this table missed."""
+        if no is None:
+            self._must_read = True
+        elif no > self.event_no:
+            self._heard[no] = record
+        if not self._absorbing and not self.asleep:
+            self._absorbing = True
+            self._spawn(self._absorb())
+
+    async def _absorb(self) -> None:
+        try:
+            async with self.lock:
+                self._absorbing = False
+                must_read, self._must_read = self._must_read, False
+                await self._catch_up(read=must_read)
+        except StoreError as error:
+            self._must_read = True  # read them when the next notice comes
+            log.error("table %s: could not read the events committed elsewhere: %s", self.id, error)
+        finally:
+            self._absorbing = False
+
+    async def _catch_up(self, *, read: bool = True) -> None:
+        """Apply and announce the events committed by other processes since :attr:`event_no` (lock held): those
+        the notices brought, or (``read``, or when some are missing) those read from the store."""
+        heard = {no: record for no, record in self._heard.items() if no > self.event_no}
+        self._heard = {}
+        missed: list[Record] = []
+        while (record := heard.get(self.event_no + 1 + len(missed))) is not None:
+            missed.append(record)
+        if read or len(missed) < len(heard):
+            missed = await self._store.events_after(self.id, self.event_no)
+        for record in missed:
+            self.apply(record)
+            self._announce()
+
+    def _announce(self) -> None:
+        """After an event: the clock, the updates to every connection, the server's next move."""
         self._set_clock()
         self.quiet_since = time.monotonic()
         texts = self.render(resync=False)
@@ -456,9 +528,35 @@ class Table:
 
     def kick(self) -> None:
         """Make sure the driver runs if the server has something to do (deal, computer move, first hand)."""
-        if not self._driving and self._server_work() is not None:
-            self._driving = True
-            self._spawn(self._drive())
+        if self._driving or self._server_work() is None:
+            return
+        if not self._store.leads(self.id):
+            self._claim_soon()
+            return
+        self._driving = True
+        self._spawn(self._drive())
+
+    def _claim_soon(self) -> None:
+        """Try to take the lead until this table no longer needs one here or it is taken (see the module doc)."""
+        if not self._claiming and not self.asleep:
+            self._claiming = True
+            self._spawn(self._claim())
+
+    async def _claim(self) -> None:
+        try:
+            # Only while something is due: a move of the server's, or a clock past its deadline (a clock still
+            # running restarts this when it runs out, so a healthy lead elsewhere costs no queries meanwhile).
+            while self._server_work() is not None or (self.deadline is not None and time.time() >= self.deadline):
+                if await self._store.claim_lead(self.id):
+                    log.info("table %s: this process leads it now", self.id)
+                    self._claiming = False
+                    self.kick()
+                    if self.deadline is not None and time.time() >= self.deadline:
+                        self._spawn(self._time_out(self.event_no))
+                    return
+                await asyncio.sleep(LEAD_RETRY)
+        finally:
+            self._claiming = False
 
     def _server_work(self) -> str | None:
         if self.match_over:
@@ -478,48 +576,64 @@ class Table:
     async def _drive(self) -> None:
         try:
             while True:
-                async with self.lock:
-                    work = self._server_work()
-                    if work is None:
-                        self._driving = False
-                        return
-                    if work == "first_hand":
-                        await self.commit(self.new_hand_record(), by="server")
-                        continue
-                    game = self.game
-                    assert game is not None
-                    if work == "deal":
-                        deal = game.sample_deal()
-                        await self.commit(event_dict(deal), by="server", event=deal)
-                        continue
-                    seat = game.to_act
-                    assert seat is not None
-                    view, seen = game.view(seat), self.event_no
-                    state = self.seats[seat]
-                if self._settings.computer_delay:
-                    await asyncio.sleep(self._settings.computer_delay)
                 try:
-                    move = await self._bots.choose(state.level or "easy", state.seed, view)
-                except Exception:
-                    log.exception(
-                        "table %s: the %s player of seat %d failed; it plays a random move", self.id, state.level, seat
-                    )
-                    move = random.choice(view.legal_moves)
-                async with self.lock:
-                    if self.event_no == seen:
-                        try:
-                            await self.commit(event_dict(move), by="computer", event=move)
-                        except Refused as refused:
-                            log.error("table %s: seat %d's bot chose an illegal move (%s)", self.id, seat, refused)
-                            move = random.choice(view.legal_moves)
-                            await self.commit(event_dict(move), by="computer", event=move)
-        except StoreError:
-            # The disk refuses writes: stop; the next accepted event (or a restart) drives the table again.
-            log.exception("table %s: the server's own move could not be stored", self.id)
+                    if not await self._drive_once():
+                        return
+                except Refused as refused:  # another process moved first (it has the table's news now)
+                    if refused.code != "stale":
+                        raise
+        except StoreError as error:
+            # The database refuses writes: try again in a while (it may be restarting); any accepted event
+            # drives the table again sooner.
+            log.error("table %s: the server's own move could not be stored: %s", self.id, error)
             self._driving = False
+            self._retry = asyncio.get_running_loop().call_later(LEAD_RETRY, self.kick)
         except BaseException:
             self._driving = False
             raise
+
+    async def _drive_once(self) -> bool:
+        """Make the server's next move here, if it has one; whether to go on."""
+        async with self.lock:
+            work = self._server_work()
+            if work is None or not self._store.leads(self.id):
+                self._driving = False
+                if work is not None:
+                    self._claim_soon()
+                return False
+            if work == "first_hand":
+                await self.commit(self.new_hand_record(), by="server")
+                return True
+            game = self.game
+            assert game is not None
+            if work == "deal":
+                deal = game.sample_deal()
+                await self.commit(event_dict(deal), by="server", event=deal)
+                return True
+            seat = game.to_act
+            assert seat is not None
+            view, seen = game.view(seat), self.event_no
+            state = self.seats[seat]
+        if self._settings.computer_delay:
+            await asyncio.sleep(self._settings.computer_delay)
+        try:
+            move = await self._bots.choose(state.level or "easy", state.seed, view)
+        except Exception:
+            log.exception(
+                "table %s: the %s player of seat %d failed; it plays a random move", self.id, state.level, seat
+            )
+            move = random.choice(view.legal_moves)
+        async with self.lock:
+            if self.event_no == seen:
+                try:
+                    await self.commit(event_dict(move), by="computer", event=move)
+                except Refused as refused:
+                    if refused.code == "stale":
+                        raise
+                    log.error("table %s: seat %d's bot chose an illegal move (%s)", self.id, seat, refused)
+                    move = random.choice(view.legal_moves)
+                    await self.commit(event_dict(move), by="computer", event=move)
+        return True
 
     def _set_clock(self) -> None:
         if self._timer is not None:
@@ -539,12 +653,20 @@ class Table:
         )
 
     async def _time_out(self, seen: int) -> None:
-        async with self.lock:
-            game = self.game
-            if self.event_no != seen or game is None or game.to_act is None:
-                return
-            move = make_player("easy", secrets.randbits(32)).choose(game.view(game.to_act))
-            await self.commit(event_dict(move), by="clock", event=move)
+        if not self._store.leads(self.id):
+            self._claim_soon()  # which plays this timeout if the lead comes here
+            return
+        try:
+            async with self.lock:
+                game = self.game
+                if self.event_no != seen or game is None or game.to_act is None:
+                    return
+                move = make_player("easy", secrets.randbits(32)).choose(game.view(game.to_act))
+                await self.commit(event_dict(move), by="clock", event=move)
+        except Refused:
+            pass  # another process moved first: the clock restarted with that move
+        except StoreError as error:
+            log.error("table %s: the clock's move could not be stored: %s", self.id, error)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -556,8 +678,9 @@ class Table:
         self._set_clock()
 
     def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._timer, self._retry):
+            if timer is not None:
+                timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         for conn in list(self.connections):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import websockets
 from serving import ServedProcess
 
@@ -26,7 +27,7 @@ _MOVES = ("choose_trump", "lead", "beat", "second", "take")
 class Server(ServedProcess):
     """The server under test, with requests to its HTTP API and a look into its database file."""
 
-    def __init__(self, db: Path, **env: str) -> None:
+    def __init__(self, db: Path | str, **env: str) -> None:
         super().__init__(db, env)
 
     def post(self, path: str, body: Any) -> tuple[int, dict[str, Any]]:
@@ -47,7 +48,13 @@ class Server(ServedProcess):
             return error.code, json.loads(error.read())
 
     def stored_events(self) -> dict[str, list[dict[str, Any]]]:
-        """Every table's committed events, read from the database file itself."""
+        """Every table's committed events, read from the database itself."""
+        if str(self.db).startswith("postgresql://"):
+            with psycopg.connect(str(self.db)) as conn:
+                tables: dict[str, list[dict[str, Any]]] = {}
+                for table_id, body in conn.execute("SELECT table_id, body FROM events ORDER BY table_id, no"):
+                    tables.setdefault(table_id, []).append(json.loads(body))
+                return tables
         db = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
         try:
             tables: dict[str, list[dict[str, Any]]] = {}

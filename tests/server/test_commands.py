@@ -1,4 +1,4 @@
-"""``trumps serve`` refuses bad settings in one line; ``trumps loadtest`` runs end to end."""
+"""``trumps serve`` refuses bad settings in one line and logs as asked; ``trumps loadtest`` runs end to end."""
 
 from __future__ import annotations
 
@@ -6,7 +6,11 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
+
+from postgres import drop_database, fresh_database
+from serving import ServedProcess
 
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
 
@@ -40,3 +44,37 @@ def test_loadtest_drives_duels_over_real_websockets() -> None:
     assert figures["tables"] == 3 and figures["moves"] > 0
     assert figures["errors"] == 0 and figures["lost_moves"] == 0
     assert set(figures["latency_ms"]) == {"p50", "p95", "p99", "max"}
+
+
+def test_loadtest_spreads_duels_over_two_servers_on_postgresql() -> None:
+    url = fresh_database()
+    try:
+        result = _run("loadtest", "--tables", "4", "--seconds", "1", "--servers", "2", "--db", url, "--json")
+    finally:
+        drop_database(url)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["servers"] == 2 and figures["moves"] > 0 and figures["errors"] == 0 and figures["lost_moves"] == 0
+    assert figures["opponent_latency_ms"]["p50"] > 0  # every move crossed from one process to the other
+
+
+def test_serve_without_the_server_extra_says_what_to_install() -> None:
+    # As if uvicorn were not installed: importing it fails.
+    code = "import sys; sys.modules['uvicorn'] = None; from rules.cli import main; main()"
+    result = subprocess.run([sys.executable, "-c", code, "serve"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "trumps serve: the server needs the 'server' extra (uvicorn is missing): pip install 'your-trumps[server]'"
+    ]
+
+
+def test_serve_logs_json_lines_with_the_flag(tmp_path: Path) -> None:
+    server = ServedProcess(tmp_path / "log.sqlite3", {"TRUMPS_LOG_JSON": "1"}, log_level="info").start()
+    try:
+        with urllib.request.urlopen(f"{server.http}/healthz", timeout=10) as response:
+            assert response.status == 200
+    finally:
+        log = server.stop()
+    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    request = next(line for line in lines if line.get("path") == "/healthz")
+    assert request["method"] == "GET" and request["status"] == 200 and request["level"] == "info"

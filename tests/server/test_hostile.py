@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -262,3 +263,46 @@ def test_connections_per_address_are_limited(tmp_path_factory: pytest.TempPathFa
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+def test_deep_nesting_and_huge_numbers_are_ordinary_refusals(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """1,500 nested arrays or a 5,000-digit number: 400 over HTTP, bad_json on the WebSocket (which stays open)."""
+    # Messages up to 16 kB, so that the 5,000 digits are read rather than refused as too large.
+    server = Server(tmp_path_factory.mktemp("deep") / "deep.sqlite3", TRUMPS_MAX_MESSAGE_BYTES="16384").start()
+    table_id, token0, _ = _duel(server)
+    hostile = [
+        b"[" * 1500 + b"]" * 1500,
+        b'{"players": ' + b"9" * 5000 + b"}",
+        b'{"a": ' + b"[" * 1500 + b"]" * 1500 + b"}",
+    ]
+    for body in hostile:
+        status, error = server.post("/api/tables", body)
+        assert (status, error["code"]) == (400, "bad_request") and "not valid JSON" in error["message"]
+
+    async def scenario() -> None:
+        seat = Seat(f"{server.ws}/ws/tables/{table_id}", token0, 0)
+        await seat.connect()
+        for body in hostile:
+            assert (await _error(seat, body.decode()))["code"] == "bad_json"
+        await seat.send({"type": "ping", "nonce": 7})
+        while (reply := await seat.recv())["type"] != "pong":
+            pass
+        assert reply["nonce"] == 7  # the connection was kept
+        await seat.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log and "Exception" not in log
+
+
+def test_health_readiness_and_metrics(server: Server) -> None:
+    assert server.get("/healthz") == (200, {"status": "ok"})
+    assert server.get("/readyz") == (200, {"status": "ready"})
+    _duel(server)
+    with urllib.request.urlopen(f"{server.http}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    for name in ("trumps_connections", "trumps_tables", "trumps_events_total", "trumps_commit_seconds_bucket"):
+        assert f"\n{name}" in text, name
+    assert 'trumps_events_total{by="player"}' in text

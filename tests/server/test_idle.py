@@ -224,7 +224,7 @@ def test_a_database_of_the_previous_version_is_brought_up_to_date(tmp_path: Path
     old.close()
     store = EventStore(str(db))
     try:
-        assert [table.id for table in store.unfinished()] == ["old"]
+        assert [table.id for table in asyncio.run(store.unfinished())] == ["old"]
     finally:
-        store.close()
+        store.close_now()
     assert _flags(db, "old") == (0, 0)

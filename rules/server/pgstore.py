@@ -1,0 +1,418 @@
+"""The PostgreSQL store: one database shared by any number of server processes.
+
+The same tables as the SQLite store (a table's configuration, its numbered events), with
+three things more that several processes need:
+
+- **Each event number is committed once.** ``(table_id, no)`` is the primary key of
+  ``events``: when two processes commit event ``n`` of a table at once, PostgreSQL lets one
+  in and refuses the other (:class:`~rules.server.store.StoreConflict`); the loser re-reads
+  the table and answers ``stale``. Nothing else decides, so nothing can fork a game.
+- **Fan-out.** The insert and a ``NOTIFY`` are one statement, so every process listening
+  hears of an event exactly when it is committed (notifications arrive in commit order),
+  with the event itself in the payload when it fits. A process that lost its listening
+  connection hears of nothing for a while: once it listens again it re-reads every table it
+  holds (``resync``).
+- **Leads.** The server's own moves at a table (deals, computer seats, the clock, idle sleep)
+  are made by one process: the one holding the table's session-level advisory lock, on a
+  connection kept for that. When that process dies its connection closes, PostgreSQL
+  releases the lock, and another process holding the table takes it within a second. The lead
+  only saves work: correctness rests on the primary key above.
+
+The schema is versioned (``schema_version``); :data:`MIGRATIONS` run in order at start-up,
+under an advisory lock so that processes starting together do not race, and a database made
+by an older server is upgraded in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable
+
+log = logging.getLogger("rules.server")
+
+CHANNEL = "trumps_events"
+NOTIFY_LIMIT = 7000
+"""Payloads above this leave the event out (PostgreSQL allows 8000 bytes); listeners then read it."""
+MIGRATION_LOCK = 7_346_151_902
+"""Advisory lock key held while migrating (any constant unlikely to clash)."""
+WAIT = 5.0
+"""Seconds a request waits for a database connection before it is refused with ``unavailable``."""
+
+WRITERS = 4
+"""Group commits in flight at once per process (each on a pooled connection)."""
+BATCH = 500
+"""Events per group commit at most."""
+
+_APPEND = f"""
+WITH added AS (
+    INSERT INTO events (table_id, no, body)
+    SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[])
+    ON CONFLICT DO NOTHING
+    RETURNING table_id, no, body
+)
+SELECT table_id, no, pg_notify(
+    '{CHANNEL}',
+    CASE WHEN length(body) < {NOTIFY_LIMIT}
+        THEN json_build_object('t', table_id, 'n', no, 'e', body::json)::text
+        ELSE json_build_object('t', table_id, 'n', no)::text
+    END
+) IS NULL FROM added
+"""
+"""Many events in one statement, so one transaction and one flush to disk: an event number already taken is
+skipped (the caller learns it lost the race), and each event added is announced if and only if it is committed."""
+
+MIGRATIONS: list[str] = [
+    # 1: tables and their numbered events.
+    """
+    CREATE TABLE tables (
+        id text PRIMARY KEY,
+        created double precision NOT NULL,
+        creator text NOT NULL,
+        config text NOT NULL,
+        finished boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE events (
+        table_id text NOT NULL REFERENCES tables(id),
+        no integer NOT NULL,
+        body text NOT NULL,
+        PRIMARY KEY (table_id, no)
+    );
+    """,
+    # 2: idle tables sleep (left out at start-up), and start-up finds the awake ones by index.
+    """
+    ALTER TABLE tables ADD COLUMN asleep boolean NOT NULL DEFAULT false;
+    CREATE INDEX tables_awake ON tables (created) WHERE NOT finished AND NOT asleep;
+    """,
+]
+
+
+def redact(url: str) -> str:
+    """The URL without its password (for messages and logs).
+
+    >>> redact("postgresql://trumps:secret@db.example:5432/trumps")
+    'postgresql://trumps@db.example:5432/trumps'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}@{host}" if parts.username else host
+    if parts.port:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _lock_key(table_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(b"trumps-lead:" + table_id.encode()).digest()[:8], "big", signed=True)
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -> int:
+    """Bring the schema up to :data:`MIGRATIONS` (or to version ``upto``); the version it is at."""
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+        row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_version")).fetchone()
+        current = int(row[0]) if row else 0
+        if current > len(MIGRATIONS):
+            raise StoreError(f"the database is at schema version {current}, newer than this server's")
+        target = len(MIGRATIONS) if upto is None else upto
+        for version in range(current + 1, target + 1):
+            await conn.execute(MIGRATIONS[version - 1].encode())
+            await conn.execute("INSERT INTO schema_version VALUES (%s)", (version,))
+            log.info("database schema upgraded to version %d", version)
+        return max(current, target)
+
+
+def check(url: str) -> str | None:
+    """Why the server cannot use the database at ``url`` (checked before it starts; migrates it), or ``None``."""
+
+    async def attempt() -> None:
+        store = await PostgresStore.connect(url, pool_size=1)
+        await store.close()
+
+    try:
+        asyncio.run(attempt())
+    except StoreError as error:
+        return str(error)
+    return None
+
+
+class PostgresStore:
+    """Tables and events in PostgreSQL: a pool for requests, one connection listening, one holding leads."""
+
+    shared = True
+
+    def __init__(self, url: str, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]) -> None:
+        self.url = url
+        self._pool = pool
+        self._notice: Notice | None = None
+        self._resync: Callable[[], None] | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self.listening = False
+        """The listening connection is up: this process hears other processes' events."""
+        self._locks: psycopg.AsyncConnection[Any] | None = None
+        self._locks_guard = asyncio.Lock()
+        self._leads: set[str] = set()
+        self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
+        self._writers: set[asyncio.Task[None]] = set()
+
+    @classmethod
+    async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
+        """Connect, migrate, start listening; :class:`StoreUnavailable` (one line, no password) if it cannot."""
+        try:
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5) as conn:
+                await migrate(conn)
+        except psycopg.Error as error:
+            raise StoreUnavailable(f"cannot use the database {redact(url)}: {_one_line(error)}") from None
+        except StoreError as error:
+            raise StoreError(f"cannot use the database {redact(url)}: {error}") from None
+        pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            url,
+            min_size=pool_size,  # opened at start: a busy moment does not wait for new connections
+            max_size=pool_size,
+            kwargs={"autocommit": True, "connect_timeout": 5},
+            timeout=WAIT,
+            reconnect_timeout=24 * 3600,
+            open=False,
+        )
+        await pool.open(wait=True, timeout=10)
+        return cls(url, pool)
+
+    # --- requests ----------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _connection(self, wait: float = WAIT) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection; database failures come out as :class:`StoreError` subclasses."""
+        try:
+            async with self._pool.connection(timeout=wait) as conn:
+                yield conn
+        except errors.UniqueViolation:
+            raise StoreConflict("the event number is taken") from None
+        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            raise StoreUnavailable(f"the database is unavailable: {_one_line(error)}") from None
+        except psycopg.Error as error:
+            raise StoreError(f"the database refused: {_one_line(error)}") from None
+
+    async def unfinished(self) -> list[StoredTable]:
+        async with self._connection() as conn:
+            rows = await (
+                await conn.execute(
+                    "SELECT id, created, creator, config FROM tables WHERE NOT finished AND NOT asleep ORDER BY created"
+                )
+            ).fetchall()
+            tables = {row[0]: StoredTable(row[0], row[1], row[2], json.loads(row[3])) for row in rows}
+            cursor = await conn.execute(
+                "SELECT e.table_id, e.body FROM events e JOIN tables t ON t.id = e.table_id "
+                "WHERE NOT t.finished AND NOT t.asleep ORDER BY e.table_id, e.no"
+            )
+            async for table_id, body in cursor:
+                if table_id in tables:  # created after the first query: left for the next start
+                    tables[table_id].events.append(json.loads(body))
+        return list(tables.values())
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        async with self._connection() as conn:
+            row = await (
+                await conn.execute(
+                    "SELECT id, created, creator, config, finished, asleep FROM tables WHERE id = %s", (table_id,)
+                )
+            ).fetchone()
+            if row is None:
+                return None
+            bodies = await (
+                await conn.execute("SELECT body FROM events WHERE table_id = %s ORDER BY no", (table_id,))
+            ).fetchall()
+        events = [json.loads(body) for (body,) in bodies]
+        return StoredTable(row[0], row[1], row[2], json.loads(row[3]), events, row[4], row[5])
+
+    async def events_after(self, table_id: str, after: int) -> list[dict[str, Any]]:
+        async with self._connection() as conn:
+            rows = await (
+                await conn.execute(
+                    "SELECT body FROM events WHERE table_id = %s AND no > %s ORDER BY no", (table_id, after)
+                )
+            ).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
+        async with self._connection() as conn:
+            # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
+            await conn.execute(
+                "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
+                "RETURNING id) SELECT pg_notify(%s, %s) FROM added",
+                (table_id, time.time(), creator, json.dumps(config), CHANNEL, json.dumps({"t": table_id, "n": 0})),
+            )
+
+    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
+        """Queue event ``no`` for the next group commit; returns once it is committed (and announced)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, no, json.dumps(body), done))
+        if len(self._writers) < WRITERS:
+            writer = asyncio.get_running_loop().create_task(self._write())
+            self._writers.add(writer)
+            writer.add_done_callback(self._writers.discard)
+        await done
+
+    async def _write(self) -> None:
+        """Commit whatever events are queued, in one statement per batch, until none are."""
+        while self._pending:
+            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            try:
+                async with self._connection() as conn:
+                    cursor = await conn.execute(
+                        _APPEND,
+                        ([job[0] for job in batch], [job[1] for job in batch], [job[2] for job in batch]),
+                    )
+                    added = {(table_id, no) for table_id, no, _ in await cursor.fetchall()}
+            except StoreError as error:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for table_id, no, _, done in batch:
+                if done.done():
+                    continue
+                if (table_id, no) in added:
+                    done.set_result(None)
+                else:
+                    done.set_exception(StoreConflict(f"event {no} of table {table_id} is taken"))
+
+    async def finish(self, table_id: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
+
+    async def set_asleep(self, table_id: str, asleep: bool) -> None:
+        async with self._connection() as conn:
+            await conn.execute("UPDATE tables SET asleep = %s WHERE id = %s", (asleep, table_id))
+
+    async def ready(self) -> bool:
+        if not self.listening:
+            return False
+        try:
+            async with self._connection(wait=1.0) as conn:
+                await conn.execute("SELECT 1")
+        except StoreError:
+            return False
+        return True
+
+    # --- leads -------------------------------------------------------------------------------------
+
+    def leads(self, table_id: str) -> bool:
+        return table_id in self._leads
+
+    async def claim_lead(self, table_id: str) -> bool:
+        if table_id in self._leads:
+            return True
+        async with self._locks_guard:
+            try:
+                if self._locks is None or self._locks.closed:
+                    self._leads.clear()  # a new session holds no locks
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                cursor = await self._locks.execute("SELECT pg_try_advisory_lock(%s)", (_lock_key(table_id),))
+                row = await cursor.fetchone()
+            except psycopg.Error:
+                await self._lost_locks()
+                return False
+        if row is not None and row[0]:
+            self._leads.add(table_id)
+            return True
+        return False
+
+    async def release_lead(self, table_id: str) -> None:
+        if table_id not in self._leads:
+            return
+        self._leads.discard(table_id)
+        async with self._locks_guard:
+            try:
+                if self._locks is not None and not self._locks.closed:
+                    await self._locks.execute("SELECT pg_advisory_unlock(%s)", (_lock_key(table_id),))
+            except psycopg.Error:
+                await self._lost_locks()
+
+    async def _lost_locks(self) -> None:
+        """The lock connection failed: its locks are gone (PostgreSQL released them with the session)."""
+        self._leads.clear()
+        if self._locks is not None:
+            with contextlib.suppress(psycopg.Error):
+                await self._locks.close()
+        self._locks = None
+
+    async def _check_locks(self) -> None:
+        async with self._locks_guard:
+            if self._locks is None:
+                return
+            try:
+                await self._locks.execute("SELECT 1")
+            except psycopg.Error:
+                await self._lost_locks()
+
+    # --- hearing other processes' events -----------------------------------------------------------
+
+    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
+        self._notice, self._resync = notice, resync
+        if self._listener is None:
+            self._listener = asyncio.get_running_loop().create_task(self._listen_forever())
+
+    async def _listen_forever(self) -> None:
+        delay = 0.1
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if delay > 0.1:  # back after an outage: the pooled connections may be dead ones
+                        await self._pool.check()
+                        log.info("listening to the database again")
+                    self.listening, delay = True, 0.1
+                    # Whatever was committed while nobody here listened: each table re-reads what it missed.
+                    await self._check_locks()
+                    if self._resync is not None:
+                        self._resync()
+                    async for note in conn.notifies():
+                        self._deliver(note.payload)
+            except psycopg.Error as error:
+                if self.listening:
+                    log.error("lost the database connection that listens for events: %s", _one_line(error))
+            self.listening = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    def _deliver(self, payload: str) -> None:
+        try:
+            note = json.loads(payload)
+            table_id, no, event = note["t"], int(note["n"]), note.get("e")
+        except (ValueError, KeyError, TypeError):
+            log.error("ignored a malformed notice on %s", CHANNEL)
+            return
+        if self._notice is not None:
+            self._notice(table_id, no, event)
+
+    async def close(self) -> None:
+        await asyncio.gather(*self._writers, return_exceptions=True)  # the commits in flight finish
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        async with self._locks_guard:
+            if self._locks is not None:
+                with contextlib.suppress(psycopg.Error):
+                    await self._locks.close()
+            self._leads.clear()
+        await self._pool.close()
