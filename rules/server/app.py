@@ -27,8 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from rules.events import event_dict
-from rules.server import analysis
-from rules.server import metrics
+from rules.server import analysis, metrics
 from rules.server.hub import Hub
 from rules.server.limits import Settings
 from rules.server.protocol import (
