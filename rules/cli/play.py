@@ -36,6 +36,7 @@ from rules.log import write_log
 from rules.match import Match
 from rules.options import RuleSet
 from rules.players import LEVELS, Player, hint, make_player
+from rules.refusal import Refusal
 
 HELP = """\
 Commands:
@@ -59,12 +60,6 @@ The rules in brief:
   run out of cards wins; the last one holding cards loses the hand, and deals the next,
   unless that last hand is one card that beats the top card: then the hand is a draw.
   So is a hand in which the same position comes round a third time."""
-
-_CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
-"""A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
-
-_SEAT = re.compile(r"\bseat (\d)('s)?")
-"""A seat inside one of the engine's messages, shown to you by name (``seat 0`` as ``you``)."""
 
 _EMOJI_STYLE = "\ufe0f"
 """The variation selector some keyboards add after a suit symbol (``♠️``); it means nothing here."""
@@ -321,7 +316,7 @@ class Session:
                 elif self.take_back():
                     return
                 continue
-            reason = game.refusal(event)
+            reason = game.refusal_of(event)
             if reason is not None:
                 self.say(Text(f"not allowed: {self._in_words(reason)}", style="yellow"))
                 continue
@@ -329,16 +324,18 @@ class Session:
             self._apply(event)
             return
 
-    def _in_words(self, reason: str) -> str:
-        """An engine message as you read it: cards as labels, seats by name (``seat 0 cannot`` as ``you cannot``)."""
+    def _in_words(self, reason: Refusal) -> str:
+        """A refusal as you read it: cards as labels, seats by name (``seat 0 cannot`` as ``you cannot``)."""
 
-        def seat(found: re.Match[str]) -> str:
-            name = self.names[int(found[1])]
-            if name == "You":
-                return "your" if found[2] else "you"
-            return name + (found[2] or "")
+        def seat(number: int) -> str:
+            name = self.names[number]
+            return "you" if name == "You" else name
 
-        return _SEAT.sub(seat, _CODE.sub(lambda code: terminal.label(code[0]), reason))
+        def possessive(number: int) -> str:
+            name = self.names[number]
+            return "your" if name == "You" else name + "'s"
+
+        return reason.render(seat=seat, possessive=possessive, card=terminal.label)
 
     def _ask(self, prompt: str) -> str:
         line = self.read_line(prompt)

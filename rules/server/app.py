@@ -116,8 +116,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 # --- HTTP --------------------------------------------------------------------------------------------
 
 
-def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
-    body = ErrorMessage(code=code, message=message).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+def _error(code: str, message: str, status: int | None = None, refusal: dict[str, Any] | None = None) -> JSONResponse:
+    body = ErrorMessage(code=code, message=message, refusal=refusal).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
     return JSONResponse(body, status_code=status or _STATUS.get(code, 400))
 
 
@@ -189,7 +189,7 @@ async def _answer(
     try:
         return _ok(await act(await _body(request, model)))
     except Refused as refused:
-        return _error(refused.code, str(refused))
+        return _error(refused.code, str(refused), refusal=refused.refusal)
     except StoreError:
         return _error("internal", f"{failed} could not be saved; try again", 503)
 
@@ -226,8 +226,11 @@ class _Session:
         self._refill = time.monotonic()
         self._over = 0
 
-    def error(self, code: str, message: str, event_no: int | None = None) -> None:
-        self.conn.send(ErrorMessage(code=code, message=message, event_no=event_no).model_dump_json())  # type: ignore[arg-type]
+    def error(
+        self, code: str, message: str, event_no: int | None = None, refusal: dict[str, Any] | None = None
+    ) -> None:
+        error = ErrorMessage(code=code, message=message, event_no=event_no, refusal=refusal)  # type: ignore[arg-type]
+        self.conn.send(error.model_dump_json(exclude=None if refusal else {"refusal"}))
 
     async def run(self) -> None:
         writer = asyncio.get_running_loop().create_task(self._write())
@@ -294,7 +297,7 @@ class _Session:
             try:
                 await self._handle(parsed)
             except Refused as refused:
-                self.error(refused.code, str(refused), self.table.event_no if self.table else None)
+                self.error(refused.code, str(refused), self.table.event_no if self.table else None, refused.refusal)
             except StoreError:
                 self.error("internal", "the server could not save that; nothing changed, try again")
 
