@@ -223,8 +223,10 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
     else:
         try:
             data = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        except ValueError as error:  # not JSON, not UTF-8, or a number of more than 4,300 digits
             raise EventError(f"malformed JSON: {error}") from None
+        except RecursionError:
+            raise EventError("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise EventError(f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("type")
