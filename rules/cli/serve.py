@@ -40,9 +40,16 @@ def serve(
 
     Every limit can also be set as an environment variable TRUMPS_<NAME> (e.g. TRUMPS_RATE=10).
     """
-    import uvicorn
+    try:
+        import uvicorn
 
-    from rules.server.app import create_app
+        from rules.server.app import create_app
+    except ImportError as missing:
+        typer.echo(
+            f"trumps serve needs the web server ({missing.name} is missing): pip install 'your-trumps[server]'",
+            err=True,
+        )
+        raise typer.Exit(2) from None
     from rules.server.limits import Settings
     from rules.server.store import database_problem
 
