@@ -23,7 +23,10 @@ says it, naming this module's **conditions** (pure questions such as
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -331,8 +334,7 @@ def beater_keeps_cards(state: State, card: int) -> bool:
 
 def leaves_one_player(state: State, card: int) -> bool:
     """Playing ``card`` empties the hand and leaves one player holding cards (§3)."""
-    hands = state.hands
-    return hands[state.to_act] == 1 << card and len(hands) - hands.count(0) == 2
+    return state.hands[state.to_act] == 1 << card and len(state.hands) - state.hands.count(0) == 2
 
 
 def comes_round_third_time(state: State, move: int) -> bool:
@@ -501,34 +503,63 @@ class Compiled(NamedTuple):
     """Take any event of the table (setup included) by trigger name, with its data."""
     legal_mask: Callable[[State], int]
     """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
+    legal_moves: Callable[[State], tuple[int, ...]]
+    """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
     card_triggers: tuple[str | None, ...]
     """By phase, the trigger of playing a card there (``lead``, ``beat``, ``second``), if any."""
     triggers: tuple[frozenset[str], ...]
     """By phase, every trigger the table takes there."""
 
 
-def _refuse(trigger: str | None, phase: int) -> Callable[[State, int], Undo]:
-    def refuse(state: State, move: int) -> Undo:
-        raise NoTransition(trigger or "card", phase)
+def _inlined(function: Callable[..., Any]) -> tuple[str | None, list[str] | None]:
+    """The body of a condition as one expression, or of a callback as statements, on ``state`` and ``move``.
 
-    return refuse
+    Only a condition that is one ``return`` and a callback with no ``return`` qualify (the
+    others are called); their own local names get a prefix so that they cannot collide.
+    Inlining saves search a Python call per rule on every move; the code is the function's own.
+    """
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    assert isinstance(tree, ast.FunctionDef)
+    body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    params = [argument.arg for argument in tree.args.args]
+    renames = dict(zip(params, ("state", "move"), strict=True))
+    local = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    renames.update({name: f"_{function.__name__}_{name}" for name in local - set(params)})
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.Name:
+            return ast.copy_location(ast.Name(renames.get(node.id, node.id), node.ctx), node)
+
+    returns = [node for node in ast.walk(tree) if isinstance(node, ast.Return)]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return "(" + ast.unparse(Rename().visit(body[0].value)) + ")", None
+    nested = (ast.Lambda, ast.FunctionDef, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
+    if not returns and not any(isinstance(node, nested) for statement in body for node in ast.walk(statement)):
+        return None, [ast.unparse(Rename().visit(statement)) for statement in body]
+    return None, None
 
 
-def _python_of(group: tuple[Step, ...], indent: str, names: dict[str, Any], namespace: dict[str, Any]) -> list[str]:
+def _python_of(group: tuple[Step, ...], indent: str, namespace: dict[str, Any]) -> list[str]:
     """The rows of ``group`` as nested ``if``/``elif``/``else`` statements (their functions put in ``namespace``)."""
     lines = []
     for number, (conditions, callbacks, dest, then) in enumerate(group):
-        for function in (*conditions, *callbacks):
-            namespace[function.__name__] = function
-        test = " and ".join(f"{function.__name__}(state, move)" for function in conditions)
+        tests = []
+        for condition in conditions:
+            namespace[condition.__name__] = condition
+            expression, _ = _inlined(condition)
+            tests.append(expression or f"{condition.__name__}(state, move)")
         if conditions:
-            lines.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
+            lines.append(f"{indent}{'if' if number == 0 else 'elif'} {' and '.join(tests)}:")
         else:
             lines.append(f"{indent}else:" if number else f"{indent}if True:")
-        lines += [f"{indent}    {function.__name__}(state, move)" for function in callbacks]
+        for function in callbacks:
+            namespace[function.__name__] = function
+            _, statements = _inlined(function)
+            for statement in statements or [f"{function.__name__}(state, move)"]:
+                lines += [f"{indent}    {line}" for line in statement.splitlines()]
         lines.append(f"{indent}    state.phase = {dest}")
         if then is not None:
-            lines += _python_of(then, indent + "    ", names, namespace)
+            lines += _python_of(then, indent + "    ", namespace)
     return lines
 
 
@@ -587,32 +618,32 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
                     group = then
                     break
 
-    # The moves in play become straight-line Python, one function per phase and kind of move,
-    # so that search pays for the rules and not for walking the table.
-    namespace: dict[str, Any] = {"TAKE": TAKE}
-    play_functions: list[tuple[Callable[[State, int], Undo], ...]] = []
-    for phase in phases:
-        pair: list[Callable[[State, int], Undo]] = []
-        for kind, steps_of_kind in zip(("card", "take"), play[phase], strict=True):
-            if steps_of_kind is None:
-                pair.append(_refuse(card_triggers[phase] if kind == "card" else "take", phase))
-                continue
-            name = f"{kind}_in_{PHASE_NAMES[phase]}"
-            source = [
-                f"def {name}(state, move):",
-                "    seat = state.to_act",
-                "    token = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)",
-                "    state.counted = None",
-                *_python_of(steps_of_kind, "    ", names, namespace),
-                "    return (*token, state.counted)",
-            ]
-            exec("\n".join(source), namespace)
-            pair.append(namespace[name])
-        play_functions.append(tuple(pair))
-    by_kind = tuple(play_functions)
-
-    def apply(state: State, move: int) -> Undo:
-        return by_kind[state.phase][move == TAKE](state, move)
+    # The moves in play become one straight-line Python function, a branch per phase and kind
+    # of move, so that search pays for the rules and not for walking the table.
+    namespace: dict[str, Any] = dict(names)  # inlined rules read this module's names
+    source = [
+        "def apply(state, move):",
+        "    seat = state.to_act",
+        "    phase = state.phase",
+        "    token = (seat, phase, state.pile, state.hands[seat], state.out_order, state.outcome)",
+        "    state.counted = None",
+    ]
+    branch = "if"
+    for is_take in (False, True):
+        for phase in phases:
+            steps_of_kind = play[phase][is_take]
+            if steps_of_kind is not None:
+                source.append(f"    {branch} {'move == TAKE' if is_take else 'move != TAKE'} and phase == {phase}:")
+                source += _python_of(steps_of_kind, "        ", namespace)
+                branch = "elif"
+    source += [
+        "    else:",
+        "        raise NoTransition('take' if move == TAKE else 'card', phase)",
+        "    return (*token, state.counted)",
+    ]
+    exec("\n".join(source), namespace)
+    apply: Callable[[State, int], Undo] = namespace["apply"]
+    apply.__doc__ = "Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."
 
     def fire(state: State, trigger: str, data: Any) -> None:
         if (trigger, state.phase) not in groups:
@@ -638,9 +669,14 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
     by_phase = tuple(masks)
 
     def legal_mask(state: State) -> int:
+        """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
         return by_phase[state.phase](state)
 
-    return Compiled(apply, fire, legal_mask, tuple(card_triggers), triggers)
+    def legal_moves(state: State) -> tuple[int, ...]:
+        """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
+        return moves_of_mask(by_phase[state.phase](state))
+
+    return Compiled(apply, fire, legal_mask, legal_moves, tuple(card_triggers), triggers)
 
 
 RULES = compile_table(TRANSITIONS)
@@ -649,11 +685,7 @@ RULES = compile_table(TRANSITIONS)
 apply = RULES.apply
 fire = RULES.fire
 legal_mask = RULES.legal_mask
-
-
-def legal_moves(state: State) -> tuple[int, ...]:
-    """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
-    return moves_of_mask(RULES.legal_mask(state))
+legal_moves = RULES.legal_moves
 
 
 def undo(state: State, token: Undo) -> None:
