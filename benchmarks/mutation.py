@@ -1,7 +1,7 @@
 """Mutation testing of the engine: sampled first-order mutants of ``rules/machine.py``,
 ``rules/core.py`` and ``rules/game.py``, each run against the engine tests.
 
-Run ``python -m benchmarks.mutation [--per-module 12] [--seed 1] [--timeout 240]``.
+Run ``python -m benchmarks.mutation [--per-module 12] [--seed 1] [--timeout 240] [--module rules/core.py]``.
 
 A small AST mutator, no dependency: it lists every place where one operator can be
 swapped (``==``/``!=``, ``<``/``>=``, ``>``/``<=``, ``and``/``or``, ``+``/``-``), a
@@ -79,17 +79,22 @@ def _mutants(module: str) -> Iterator[Mutant]:
 
 
 def _points(tree: ast.AST) -> Iterator[ast.AST]:
+    """The nodes :func:`_mutate` can change, in the order ``ast.walk`` visits them."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Compare) and type(node.ops[0]) in _SWAPS:
+        if _mutable(node):
             yield node
-        elif isinstance(node, (ast.BoolOp, ast.BinOp)) and type(node.op) in _SWAPS:
-            yield node
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            yield node
-        elif isinstance(node, ast.Constant) and type(node.value) in (int, bool):
-            yield node
-        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and not _docstring(node):
-            yield node
+
+
+def _mutable(node: ast.AST) -> bool:
+    if isinstance(node, ast.Compare):
+        return type(node.ops[0]) in _SWAPS
+    if isinstance(node, (ast.BoolOp, ast.BinOp)):
+        return type(node.op) in _SWAPS
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not)
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, bool)
+    return isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and not _docstring(node)
 
 
 def _mutate(node: ast.AST) -> str:
@@ -135,9 +140,10 @@ def main() -> None:
     parser.add_argument("--per-module", type=int, default=12, help="mutants sampled per module [12]")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample [1]")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds before a test run counts as killed")
+    parser.add_argument("--module", action="append", choices=MODULES, help="only this module (repeatable)")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    for module in MODULES:
+    for module in args.module or MODULES:
+        rng = random.Random(f"{args.seed} {module}")
         every = list(_mutants(module))
         sample = sorted(rng.sample(every, min(args.per_module, len(every))), key=lambda mutant: mutant.line)
         killed = 0

@@ -186,3 +186,30 @@ def test_each_failed_beat_names_its_own_reason(
     assert str(refused.value) == f"seat 1 cannot beat {pile[-1]} with {card}: {reason}"
     assert refused.value.refusal.code == code and refused.value.refusal.clause == "2.4"
     assert refused.value.refusal.cards == (pile[-1], card) and refused.value.refusal.seat == 1
+
+
+def test_only_the_seat_to_act_sees_legal_moves_in_its_view() -> None:
+    game = _dealt(3, seed=5)
+    seat = game.to_act
+    assert seat is not None
+    assert game.view(seat).legal_moves == game.legal_moves() != []
+    assert all(game.view(other).legal_moves == [] for other in range(3) if other != seat)
+    assert game.view(None).legal_moves == []
+
+
+def test_a_snapshot_restores_the_game_and_cannot_be_changed() -> None:
+    game = _dealt(2, seed=8)
+    for _ in range(5):
+        game.push(game.legal_moves()[0])
+    snapshot = game.snapshot()
+    assert Game.from_snapshot(snapshot).state() == game.state()
+    with pytest.raises(ValueError, match="frozen"):
+        snapshot.seed = 9  # type: ignore[misc]
+
+
+def test_a_position_after_the_first_event_is_refused() -> None:
+    position = Position(trumps=["S", "H"], hands=[["6S"], ["7H"]], pile=[], to_act=0, phase="lead")
+    game = Game.from_position(position)
+    with pytest.raises(IllegalEvent, match="a position can only start a game, right after the header"):
+        game.push(position)
+    assert game.events == [position]
