@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
-from transitions import MachineError
 
 from rules import convert, core
 from rules.cards import CODES, FULL_PACK_MASK, codes_of_mask, mask_of
@@ -248,6 +247,8 @@ class Game:
             raise IllegalEvent(refused)
         model = self._model
         state = model.core
+        if event.type not in self._table.triggers[state.phase]:
+            raise IllegalEvent(self._no_row(event))
         known = model.known.copy()
         out_of_play = model.out_of_play
         move = convert.move_of(event)
@@ -259,11 +260,7 @@ class Game:
             mark = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)
         state.counted = None
         try:
-            if not model.trigger(event.type, convert.event_data(event, self.rules)):
-                raise IllegalEvent(self._no_row(event))
-        except MachineError:
-            self._restore((known, out_of_play, before if move is None else (*mark, state.counted)))
-            raise IllegalEvent(self._no_row(event)) from None
+            model.trigger(event.type, convert.event_data(event, self.rules))
         except BaseException:
             self._restore((known, out_of_play, before if move is None else (*mark, state.counted)))
             raise

@@ -38,7 +38,6 @@ class GameModel:
     trigger: Callable[..., bool]  # added by transitions: fires a trigger by name
 
     def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
         self.core = core.State.setup(rules.players, rules.first_seat, rules.must_beat, rules.pass_sixes)
         self.known = [0] * rules.players  # per seat, the cards everybody knows it holds
         self.out_of_play = 0  # cards absent from a game started from a position

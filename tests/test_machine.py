@@ -179,3 +179,16 @@ def test_a_variant_leaves_the_real_rules_untouched() -> None:
     core.apply(state, core.Card.parse("7D"))
     core.apply(state, core.Card.parse("6H"))
     assert state.phase == core.SECOND
+
+
+def test_an_event_without_a_row_is_refused_and_changes_nothing() -> None:
+    no_deal = tuple(row for row in TRANSITIONS if row.trigger != "deal")
+    game = Game(RuleSet(), seed=3, machine=build_machine(no_deal))
+    game.push(ChooseTrump(seat=1, suit="H"))
+    game.push(ChooseTrump(seat=0, suit="S"))
+    before = (game.state(), len(game.events))
+    with pytest.raises(IllegalEvent) as refused:
+        game.push(game.sample_deal())
+    assert refused.value.refusal.code == "no_transition"
+    assert str(refused.value) == "the rules take no deal event in phase deal"
+    assert (game.state(), len(game.events)) == before

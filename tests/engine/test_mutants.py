@@ -8,7 +8,7 @@ import pytest
 
 from rules import core
 from rules.cards import FULL_PACK_MASK, codes_of_mask
-from rules.events import Beat, ChooseTrump, Position, SixPassed, Took
+from rules.events import Beat, ChooseTrump, Lead, Position, SixPassed, Took
 from rules.game import Game, IllegalEvent
 from rules.options import RuleSet
 
@@ -213,3 +213,30 @@ def test_a_position_after_the_first_event_is_refused() -> None:
     with pytest.raises(IllegalEvent, match="a position can only start a game, right after the header"):
         game.push(position)
     assert game.events == [position]
+
+
+def test_the_move_masks_of_beat_and_take_make_the_mask_of_respond() -> None:
+    rng = random.Random(2)
+    for must_beat in (False, True):
+        for _ in range(200):
+            cards = rng.sample(range(36), 7)
+            state = core.State.from_position((0, 1), [cards[:3], cards[3:6]], [cards[6]], 1, core.RESPOND, must_beat)
+            assert core.beat_mask(state) | core.take_mask(state) == core.respond_mask(state) == core.legal_mask(state)
+
+
+def test_refusal_gives_the_sentence_or_none() -> None:
+    game = _dealt(2, seed=4)
+    assert game.refusal(game.legal_moves()[0]) is None
+    assert game.refusal(Beat(seat=game.to_act or 0, card="AS")) == (
+        f"seat {game.to_act} cannot beat: the pile is empty, seat {game.to_act} must lead"
+    )
+
+
+def test_a_move_before_the_deal_says_what_is_awaited() -> None:
+    game = Game(RuleSet(players=2))
+    with pytest.raises(IllegalEvent, match=r"^seat 1 cannot lead: the players are still choosing trumps$"):
+        game.push(Lead(seat=1, card="AS"))
+    game.push(ChooseTrump(seat=1, suit="S"))
+    game.push(ChooseTrump(seat=0, suit="H"))
+    with pytest.raises(IllegalEvent, match=r"^seat 1 cannot lead: the cards have not been dealt$"):
+        game.push(Lead(seat=1, card="AS"))
