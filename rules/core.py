@@ -338,10 +338,19 @@ def leaves_one_player(state: State, card: int) -> bool:
 
 
 def comes_round_third_time(state: State, move: int) -> bool:
-    """After ``move`` the turn passes into a position that has already started a turn twice (§3)."""
-    doubled = state.doubled
-    if not doubled or (move != TAKE and (*state.pile, move) not in doubled):
-        return False  # the usual answer, found without building the position
+    """After ``move`` the turn passes into a position that has already started a turn twice (§3).
+
+    Usually no position has come round twice with the pile the move leaves, which answers
+    without building the position (one expression, so that search inlines it).
+    """
+    return (
+        bool(state.doubled)
+        and (move == TAKE or (*state.pile, move) in state.doubled)
+        and _position_seen_twice(state, move)
+    )
+
+
+def _position_seen_twice(state: State, move: int) -> bool:
     hand, pile = moved(state, move)
     hands = state.hands.copy()
     seat = state.to_act
@@ -625,22 +634,24 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         "def apply(state, move):",
         "    seat = state.to_act",
         "    phase = state.phase",
-        "    token = (seat, phase, state.pile, state.hands[seat], state.out_order, state.outcome)",
+        "    pile = state.pile",
+        "    hand = state.hands[seat]",
+        "    out_order = state.out_order",
+        "    outcome = state.outcome",
         "    state.counted = None",
     ]
-    branch = "if"
-    for is_take in (False, True):
-        for phase in phases:
+    for is_take, test in ((True, "if move == TAKE:"), (False, "else:")):
+        source.append(f"    {test}")
+        branch = "if"
+        for phase in sorted(phases, key=lambda phase: phase != RESPOND):  # the most frequent phase first
             steps_of_kind = play[phase][is_take]
             if steps_of_kind is not None:
-                source.append(f"    {branch} {'move == TAKE' if is_take else 'move != TAKE'} and phase == {phase}:")
-                source += _python_of(steps_of_kind, "        ", namespace)
+                source.append(f"        {branch} phase == {phase}:")
+                source += _python_of(steps_of_kind, "            ", namespace)
                 branch = "elif"
-    source += [
-        "    else:",
-        "        raise NoTransition('take' if move == TAKE else 'card', phase)",
-        "    return (*token, state.counted)",
-    ]
+        source.append("        else:" if branch == "elif" else "        if True:")
+        source.append("            raise NoTransition('take' if move == TAKE else 'card', phase)")
+    source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
     exec("\n".join(source), namespace)
     apply: Callable[[State, int], Undo] = namespace["apply"]
     apply.__doc__ = "Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."
