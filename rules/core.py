@@ -345,7 +345,11 @@ def comes_round_third_time(state: State, move: int) -> bool:
     """
     return (
         bool(state.doubled)
-        and (move == TAKE or (*state.pile, move) in state.doubled)
+        and (
+            (*state.pile, move) in state.doubled
+            if move != TAKE
+            else state.pile[: -take_count(state.pile[-1], len(state.pile), state.trumps[state.to_act])] in state.doubled
+        )
         and _position_seen_twice(state, move)
     )
 
