@@ -5,8 +5,12 @@ a card is its index ``suit * 9 + rank`` (see :mod:`rules.cards`), a hand is a bi
 mask, the pile is a tuple of cards from bottom to top, and a move is either a card
 index (lead, beat or second card, depending on the phase) or :data:`TAKE`.
 
-The state machine (:mod:`rules.machine`), the game API (:mod:`rules.game`), the
-players' search and the server all call these functions; none of them repeats a rule.
+What comes after what is not written here: the transition table (:mod:`rules.table`)
+says it, naming this module's **conditions** (pure questions such as
+:func:`beater_keeps_cards`) and **callbacks** (the work of one rule, such as
+:func:`play_card`). The search path :func:`apply`, :func:`legal_mask` and
+:func:`undo` are compiled from that table at import (:func:`compile_table`); the
+``transitions`` machine that :class:`rules.game.Game` drives is built from the same rows.
 
 >>> state = State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
 ...                             pile=(Card.parse("9C"), Card.parse("JC")), to_act=1, phase=RESPOND)
@@ -19,20 +23,31 @@ players' search and the server all call these functions; none of them repeats a 
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
-from collections.abc import Iterable, Sequence
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
+from rules.refusal import Refusal
+from rules.refusal import refusal as _refusal
+from rules.table import AUTOMATIC, PLAY, STATES, TRANSITIONS, Row
 
-# Phases. Integers for speed; PHASE_NAMES gives their names in logs and states.
-TRUMP_CHOICE, DEAL, LEAD, RESPOND, SECOND, FINISHED = range(6)
-PHASE_NAMES = ("trump_choice", "deal", "lead", "respond", "second", "finished")
+# Phases: the table's states, numbered for speed. PHASE_NAMES gives their names.
+TRUMP_CHOICE, DEAL, LEAD, RESPOND, SECOND, FINISHED, SIXES, TIE_CHECK = range(8)
+PHASE_NAMES: tuple[str, ...] = STATES
+PHASE_NUMBERS = {name: number for number, name in enumerate(PHASE_NAMES)}
 
 TAKE = PACK_SIZE
 """The move code of taking from the pile (every other move is a card index)."""
 TAKE_BIT = 1 << TAKE
 
 ACE = int(Rank.ACE)
+
+NO_TRUMP = -1
+"""A seat's trump before it has chosen one."""
 
 Outcome = tuple[str, int] | tuple[str, str]
 """``("loss", loser_seat)``, ``("draw", "tie_check")`` or ``("draw", "repetition")``."""
@@ -126,16 +141,30 @@ Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", 
 
 
 class State:
-    """A position in play, with what the repetition rule needs to remember.
+    """A game from the trump choice (or a position) to its end, with what the repetition rule remembers.
 
     Mutable for speed: :func:`apply` changes it in place and returns what :func:`undo`
     needs. Use :meth:`copy` to branch.
     """
 
-    __slots__ = ("hands", "must_beat", "out_order", "outcome", "phase", "pile", "seen", "to_act", "trumps")
+    __slots__ = (
+        "counted",
+        "doubled",
+        "hands",
+        "must_beat",
+        "out_order",
+        "outcome",
+        "pass_sixes",
+        "phase",
+        "pile",
+        "seen",
+        "to_act",
+        "trumps",
+    )
 
     trumps: tuple[int, ...]
     must_beat: bool
+    pass_sixes: bool
     hands: list[int]
     pile: tuple[int, ...]
     to_act: int
@@ -143,6 +172,26 @@ class State:
     out_order: tuple[int, ...]
     outcome: Outcome | None
     seen: dict[PositionKey, int]
+    doubled: dict[tuple[int, ...], int]  # the piles of positions seen twice: only those can come round a third time
+    counted: PositionKey | None  # the position the last move counted, for its undo token
+
+    @classmethod
+    def setup(cls, players: int, first_seat: int, must_beat: bool = False, pass_sixes: bool = True) -> State:
+        """A game before the trump choice: ``first_seat`` chooses first and, after the deal, leads."""
+        state = cls()
+        state.trumps = (NO_TRUMP,) * players
+        state.must_beat = must_beat
+        state.pass_sixes = pass_sixes
+        state.hands = [0] * players
+        state.pile = ()
+        state.to_act = first_seat
+        state.phase = TRUMP_CHOICE
+        state.out_order = ()
+        state.outcome = None
+        state.seen = {}
+        state.doubled = {}
+        state.counted = None
+        return state
 
     @classmethod
     def from_position(
@@ -158,27 +207,25 @@ class State:
     ) -> State:
         """The state of a valid position (see :func:`position_error`); counts it once more if a turn starts there.
 
-        ``seen`` is the repetition history before this position (empty if not given).
+        ``seen`` is the repetition history before this position (empty if not given). The same as
+        starting the machine and taking a ``position`` event: the table's ``position`` rows do the work.
         """
-        state = cls()
-        state.trumps = tuple(trumps)
-        state.must_beat = must_beat
-        state.hands = [mask_of(hand) for hand in hands]
-        state.pile = tuple(pile)
-        state.to_act = to_act
-        state.phase = phase
-        state.out_order = tuple(out_order)
-        state.outcome = None
-        state.seen = dict(seen) if seen else {}
-        if phase != SECOND:
-            key = state.key()
-            state.seen[key] = state.seen.get(key, 0) + 1
+        state = cls.setup(len(trumps), to_act, must_beat)
+        start = cls.setup(len(trumps), to_act, must_beat)
+        start.trumps = tuple(trumps)
+        start.hands = [mask_of(hand) for hand in hands]
+        start.pile = tuple(pile)
+        start.phase = phase
+        start.out_order = tuple(out_order)
+        start.seen = dict(seen) if seen else {}
+        fire(state, "position", start)
         return state
 
     def copy(self) -> State:
         other = State()
         other.trumps = self.trumps
         other.must_beat = self.must_beat
+        other.pass_sixes = self.pass_sixes
         other.hands = self.hands.copy()
         other.pile = self.pile
         other.to_act = self.to_act
@@ -186,7 +233,16 @@ class State:
         other.out_order = self.out_order
         other.outcome = self.outcome
         other.seen = self.seen.copy()
+        other.doubled = self.doubled.copy()
+        other.counted = self.counted
         return other
+
+    def restore(self, other: State) -> None:
+        """Become a copy of ``other`` (which is left alone)."""
+        for name in State.__slots__:
+            setattr(self, name, getattr(other, name))
+        self.hands = other.hands.copy()
+        self.seen = other.seen.copy()
 
     def key(self) -> PositionKey:
         """The position compared by the repetition rule: hands, pile, player to act, phase."""
@@ -201,23 +257,41 @@ class State:
         return self.phase == FINISHED
 
 
-def legal_mask(state: State) -> int:
-    """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
-    phase = state.phase
-    if phase == RESPOND:
-        seat = state.to_act
-        beaters = state.hands[seat] & BEATERS[state.trumps[seat]][state.pile[-1]]
-        if beaters and state.must_beat:
-            return beaters
-        return beaters | TAKE_BIT
-    if phase in (LEAD, SECOND):
-        return state.hands[state.to_act]
-    return 0
+# --- What may be played (§2.3-§2.6), per trigger ------------------------------------------------
 
 
-def legal_moves(state: State) -> tuple[int, ...]:
-    """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
-    return moves_of_mask(legal_mask(state))
+def hand_mask(state: State) -> int:
+    """Any card of the hand: a lead (§2.3) or a second card (§2.5)."""
+    return state.hands[state.to_act]
+
+
+def beat_mask(state: State) -> int:
+    """The cards of the hand that beat the top of the pile (§2.4)."""
+    seat = state.to_act
+    return state.hands[seat] & BEATERS[state.trumps[seat]][state.pile[-1]]
+
+
+def take_mask(state: State) -> int:
+    """:data:`TAKE_BIT` unless the rule option ``must_beat`` forbids taking while a card beats (§2.6)."""
+    return 0 if state.must_beat and beat_mask(state) else TAKE_BIT
+
+
+def respond_mask(state: State) -> int:
+    """:func:`beat_mask` and :func:`take_mask` together, computing the beaters once (the search's hot path)."""
+    seat = state.to_act
+    beaters = state.hands[seat] & BEATERS[state.trumps[seat]][state.pile[-1]]
+    if beaters and state.must_beat:
+        return beaters
+    return beaters | TAKE_BIT
+
+
+MOVE_MASKS: dict[str, Callable[[State], int]] = {
+    "lead": hand_mask,
+    "second": hand_mask,
+    "beat": beat_mask,
+    "take": take_mask,
+}
+"""The legal moves of each play trigger, whatever phase the table allows it in."""
 
 
 def next_seat(hands: Sequence[int], seat: int) -> int:
@@ -234,54 +308,404 @@ def tie_check(hand: int, top: int, trump: int) -> bool:
     return hand & (hand - 1) == 0 and hand & BEATERS[trump][top] != 0
 
 
-def apply(state: State, move: int) -> Undo:
-    """Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`.
-
-    Does all the rules do on their own: the second card after a beat, the take and
-    the re-lead, going out, the tie check and the repetition draw.
-    """
+def moved(state: State, move: int) -> tuple[int, tuple[int, ...]]:
+    """The hand of the player to act and the pile once ``move`` is made (nothing is changed)."""
     seat = state.to_act
-    hands = state.hands
     pile = state.pile
-    hand = hands[seat]
-    undo = (seat, state.phase, pile, hand, state.out_order, state.outcome)
     if move == TAKE:
-        top = pile[-1]
-        count = take_count(top, len(pile), state.trumps[seat])
+        count = take_count(pile[-1], len(pile), state.trumps[seat])
+        hand = state.hands[seat]
         for card in pile[-count:]:
             hand |= 1 << card
-        hands[seat] = hand
-        state.pile = pile = pile[:-count]
-        state.phase = RESPOND if pile else LEAD
-    else:
-        hand ^= 1 << move
-        hands[seat] = hand
-        state.pile = pile + (move,)
-        if hand:
-            if state.phase == RESPOND:
-                state.phase = SECOND
-                return (*undo, None)
-        else:
-            state.out_order += (seat,)
-            holders = [s for s, h in enumerate(hands) if h]
-            if len(holders) == 1:
-                last = holders[0]
-                if tie_check(hands[last], move, state.trumps[last]):
-                    state.outcome = ("draw", "tie_check")
-                else:
-                    state.outcome = ("loss", last)
-                state.phase = FINISHED
-                return (*undo, None)
-        state.phase = RESPOND
-    state.to_act = next_seat(hands, seat)
-    key = (tuple(hands), state.pile, state.to_act, state.phase)
+        return hand, pile[:-count]
+    return state.hands[seat] ^ 1 << move, (*pile, move)
+
+
+def turn_key(hands: Sequence[int], pile: tuple[int, ...], to_act: int) -> PositionKey:
+    """The position a turn starts in (§3): the player to act leads on an empty pile, else answers."""
+    return (tuple(hands), pile, to_act, RESPOND if pile else LEAD)
+
+
+# --- Conditions of the table: pure questions about the state and the incoming move -------------
+
+
+def beater_keeps_cards(state: State, card: int) -> bool:
+    """The beating card is not the player's last: a second card follows (§2.5)."""
+    return state.hands[state.to_act] != 1 << card
+
+
+def leaves_one_player(state: State, card: int) -> bool:
+    """Playing ``card`` empties the hand and leaves one player holding cards (§3)."""
+    return state.hands[state.to_act] == 1 << card and len(state.hands) - state.hands.count(0) == 2
+
+
+def comes_round_third_time(state: State, move: int) -> bool:
+    """After ``move`` the turn passes into a position that has already started a turn twice (§3).
+
+    Usually no position has come round twice with the pile the move leaves, which answers
+    without building the position (one expression, so that search inlines it).
+    """
+    return (
+        bool(state.doubled)
+        and (
+            (*state.pile, move) in state.doubled
+            if move != TAKE
+            else state.pile[: -take_count(state.pile[-1], len(state.pile), state.trumps[state.to_act])] in state.doubled
+        )
+        and _position_seen_twice(state, move)
+    )
+
+
+def _position_seen_twice(state: State, move: int) -> bool:
+    hand, pile = moved(state, move)
+    hands = state.hands.copy()
+    seat = state.to_act
+    hands[seat] = hand
+    key = turn_key(hands, pile, next_seat(hands, seat))
+    return state.seen.get(key, 0) + 1 >= REPETITIONS_FOR_DRAW
+
+
+def takes_whole_pile(state: State, move: int) -> bool:
+    """The take empties the pile, so the next player leads (§2.7)."""
+    pile = state.pile
+    return take_count(pile[-1], len(pile), state.trumps[state.to_act]) == len(pile)
+
+
+def last_card_beats(state: State, move: Any) -> bool:
+    """The one player left holds a single card that beats the top of the pile (the tie check, §3)."""
+    last = last_holder(state)
+    return tie_check(state.hands[last], state.pile[-1], state.trumps[last])
+
+
+def last_holder(state: State) -> int:
+    return next(seat for seat, hand in enumerate(state.hands) if hand)
+
+
+def last_trump_choice(state: State, suit: int) -> bool:
+    """Every other player has chosen: this choice completes the trumps (§2.1)."""
+    return sum(1 for trump in state.trumps if trump != NO_TRUMP) == len(state.trumps) - 1
+
+
+def sixes_pass(state: State, move: Any) -> bool:
+    """The rule option ``pass_sixes`` is on (§2.2)."""
+    return state.pass_sixes
+
+
+def position_leads(state: State, start: State) -> bool:
+    return start.phase == LEAD
+
+
+def position_responds(state: State, start: State) -> bool:
+    return start.phase == RESPOND
+
+
+# --- Callbacks of the table: the work of one rule each ----------------------------------------
+
+
+def play_card(state: State, card: int) -> None:
+    """The player to act puts ``card`` on the pile; with no card left, they go out (§3)."""
+    seat = state.to_act
+    hand = state.hands[seat] ^ 1 << card
+    state.hands[seat] = hand
+    state.pile += (card,)
+    if not hand:
+        state.out_order += (seat,)
+
+
+def take_cards(state: State, move: int) -> None:
+    """The player to act takes from the pile as many cards as :func:`take_count` says (§2.6)."""
+    state.hands[state.to_act], state.pile = moved(state, move)
+
+
+def pass_turn(state: State, move: Any) -> None:
+    """The turn passes to the next player holding cards, and the position is counted (§1, §3)."""
+    hands = state.hands
+    players = len(hands)
+    seat = (state.to_act + 1) % players
+    while not hands[seat]:
+        seat = (seat + 1) % players
+    state.to_act = seat
+    # count_position, written out: this runs on nearly every move of a search
+    pile = state.pile
+    key = (tuple(hands), pile, seat, RESPOND if pile else LEAD)
     seen = state.seen
     count = seen.get(key, 0) + 1
     seen[key] = count
-    if count >= REPETITIONS_FOR_DRAW:
-        state.outcome = ("draw", "repetition")
-        state.phase = FINISHED
-    return (*undo, key)
+    if count == 2:
+        doubled = state.doubled
+        doubled[pile] = doubled.get(pile, 0) + 1
+    state.counted = key
+
+
+def count_position(state: State, move: Any) -> None:
+    """A turn starts: count its position for the repetition rule (§3)."""
+    pile = state.pile
+    key = turn_key(state.hands, pile, state.to_act)
+    seen = state.seen
+    count = seen.get(key, 0) + 1
+    seen[key] = count
+    if count == 2:
+        doubled = state.doubled
+        doubled[pile] = doubled.get(pile, 0) + 1
+    state.counted = key
+
+
+def draw_by_repetition(state: State, move: Any) -> None:
+    state.outcome = ("draw", "repetition")
+
+
+def draw_by_tie_check(state: State, move: Any) -> None:
+    state.outcome = ("draw", "tie_check")
+
+
+def last_holder_loses(state: State, move: Any) -> None:
+    state.outcome = ("loss", last_holder(state))
+
+
+def record_trump(state: State, suit: int) -> None:
+    """The player to act takes ``suit`` as their trump; the next player round chooses next (§2.1)."""
+    seat = state.to_act
+    state.trumps = (*state.trumps[:seat], suit, *state.trumps[seat + 1 :])
+    state.to_act = (seat + 1) % len(state.trumps)
+
+
+def deal_hands(state: State, hands: Sequence[int]) -> None:
+    """The dealt hands, as masks (§2.2)."""
+    state.hands = list(hands)
+
+
+def pass_sixes(state: State, move: Any) -> None:
+    """Each six of another player's trump passes to that player (§2.2)."""
+    hands = state.hands
+    for card, giver, receiver in passed_sixes(hands, state.trumps):
+        hands[giver] ^= 1 << card
+        hands[receiver] |= 1 << card
+
+
+def adopt_position(state: State, start: State) -> None:
+    """The game starts at ``start`` (built by :func:`rules.convert.start_of_position`)."""
+    state.trumps = start.trumps
+    state.hands = start.hands.copy()
+    state.pile = start.pile
+    state.to_act = start.to_act
+    state.out_order = start.out_order
+    state.outcome = None
+    state.seen = dict(start.seen)  # the repetition history a resumed game brings (log format §L4.5)
+    state.doubled = {}
+    for (_hands, pile, _to_act, _phase), count in state.seen.items():
+        if count == 2:
+            state.doubled[pile] = state.doubled.get(pile, 0) + 1
+
+
+# --- The table, compiled for search --------------------------------------------------------------
+
+Step = tuple[tuple[Callable[..., bool], ...], tuple[Callable[..., None], ...], int, "tuple[Step, ...] | None"]
+"""A compiled row: its conditions, its callbacks, its destination, and the rows of a transient destination."""
+
+
+class NoTransition(LookupError):
+    """The table has no row for this trigger in this phase."""
+
+    def __init__(self, trigger: str, phase: int) -> None:
+        super().__init__(f"the rules have no {trigger} in phase {PHASE_NAMES[phase]}")
+        self.trigger = trigger
+        self.phase = phase
+
+
+class Compiled(NamedTuple):
+    """A transition table turned into plain lookups: what the search path runs."""
+
+    apply: Callable[[State, int], Undo]
+    """Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."""
+    fire: Callable[[State, str, Any], None]
+    """Take any event of the table (setup included) by trigger name, with its data."""
+    legal_mask: Callable[[State], int]
+    """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
+    legal_moves: Callable[[State], tuple[int, ...]]
+    """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
+    card_triggers: tuple[str | None, ...]
+    """By phase, the trigger of playing a card there (``lead``, ``beat``, ``second``), if any."""
+    triggers: tuple[frozenset[str], ...]
+    """By phase, every trigger the table takes there."""
+
+
+def _inlined(function: Callable[..., Any]) -> tuple[str | None, list[str] | None]:
+    """The body of a condition as one expression, or of a callback as statements, on ``state`` and ``move``.
+
+    Only a condition that is one ``return`` and a callback with no ``return`` qualify (the
+    others are called); their own local names get a prefix so that they cannot collide.
+    Inlining saves search a Python call per rule on every move; the code is the function's own.
+    """
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    assert isinstance(tree, ast.FunctionDef)
+    body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    params = [argument.arg for argument in tree.args.args]
+    renames = dict(zip(params, ("state", "move"), strict=True))
+    local = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    renames.update({name: f"_{function.__name__}_{name}" for name in local - set(params)})
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.Name:
+            return ast.copy_location(ast.Name(renames.get(node.id, node.id), node.ctx), node)
+
+    returns = [node for node in ast.walk(tree) if isinstance(node, ast.Return)]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return "(" + ast.unparse(Rename().visit(body[0].value)) + ")", None
+    nested = (ast.Lambda, ast.FunctionDef, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
+    if not returns and not any(isinstance(node, nested) for statement in body for node in ast.walk(statement)):
+        return None, [ast.unparse(Rename().visit(statement)) for statement in body]
+    return None, None
+
+
+def _python_of(group: tuple[Step, ...], indent: str, namespace: dict[str, Any]) -> list[str]:
+    """The rows of ``group`` as nested ``if``/``elif``/``else`` statements (their functions put in ``namespace``)."""
+    lines = []
+    for number, (conditions, callbacks, dest, then) in enumerate(group):
+        tests = []
+        for condition in conditions:
+            namespace[condition.__name__] = condition
+            expression, _ = _inlined(condition)
+            tests.append(expression or f"{condition.__name__}(state, move)")
+        if conditions:
+            lines.append(f"{indent}{'if' if number == 0 else 'elif'} {' and '.join(tests)}:")
+        else:
+            lines.append(f"{indent}else:" if number else f"{indent}if True:")
+        for function in callbacks:
+            namespace[function.__name__] = function
+            _, statements = _inlined(function)
+            for statement in statements or [f"{function.__name__}(state, move)"]:
+                lines += [f"{indent}    {line}" for line in statement.splitlines()]
+        lines.append(f"{indent}    state.phase = {dest}")
+        if then is not None:
+            lines += _python_of(then, indent + "    ", namespace)
+    return lines
+
+
+def compile_table(rows: Iterable[Row]) -> Compiled:
+    """Compile a transition table (:data:`rules.table.TRANSITIONS` or a variant) for search."""
+    names = globals()
+    groups: dict[tuple[str, int], list[Row]] = {}
+    for row in rows:
+        groups.setdefault((row.trigger, PHASE_NUMBERS[row.source]), []).append(row)
+    for (trigger, phase), group in groups.items():
+        if group[-1].conditions or any(not row.conditions for row in group[:-1]):
+            raise ValueError(
+                f"the rows of {trigger} in {PHASE_NAMES[phase]} must end with exactly one unconditional row"
+            )
+
+    steps: dict[tuple[str, int], tuple[Step, ...]] = {}
+
+    def compiled(trigger: str, phase: int) -> tuple[Step, ...]:
+        if (trigger, phase) not in steps:
+            group = []
+            for row in groups[trigger, phase]:
+                dest = PHASE_NUMBERS[row.dest]
+                then = compiled(AUTOMATIC[row.dest], dest) if row.dest in AUTOMATIC else None
+                conditions = tuple(names[name] for name in row.conditions)
+                group.append((conditions, tuple(names[name] for name in row.callbacks), dest, then))
+            steps[trigger, phase] = tuple(group)
+        return steps[trigger, phase]
+
+    phases = range(len(PHASE_NAMES))
+    triggers = tuple(frozenset(trigger for trigger, source in groups if source == phase) for phase in phases)
+    card_triggers: list[str | None] = []
+    for phase in phases:
+        cards = sorted(triggers[phase] & {"lead", "beat", "second"})
+        if len(cards) > 1:
+            raise ValueError(f"phase {PHASE_NAMES[phase]} takes two kinds of card: {cards}")
+        card_triggers.append(cards[0] if cards else None)
+    # By phase: the steps of playing a card there, then those of taking.
+    play = tuple(
+        tuple(
+            compiled(trigger, phase) if trigger is not None and (trigger, phase) in groups else None
+            for trigger in (card_triggers[phase], "take")
+        )
+        for phase in phases
+    )
+
+    def run(state: State, group: tuple[Step, ...] | None, move: Any) -> None:
+        while group is not None:
+            for conditions, callbacks, dest, then in group:
+                for condition in conditions:
+                    if not condition(state, move):
+                        break
+                else:
+                    for callback in callbacks:
+                        callback(state, move)
+                    state.phase = dest
+                    group = then
+                    break
+
+    # The moves in play become one straight-line Python function, a branch per phase and kind
+    # of move, so that search pays for the rules and not for walking the table.
+    namespace: dict[str, Any] = dict(names)  # inlined rules read this module's names
+    source = [
+        "def apply(state, move):",
+        "    seat = state.to_act",
+        "    phase = state.phase",
+        "    pile = state.pile",
+        "    hand = state.hands[seat]",
+        "    out_order = state.out_order",
+        "    outcome = state.outcome",
+        "    state.counted = None",
+    ]
+    for is_take, test in ((True, "if move == TAKE:"), (False, "else:")):
+        source.append(f"    {test}")
+        branch = "if"
+        for phase in sorted(phases, key=lambda phase: phase != RESPOND):  # the most frequent phase first
+            steps_of_kind = play[phase][is_take]
+            if steps_of_kind is not None:
+                source.append(f"        {branch} phase == {phase}:")
+                source += _python_of(steps_of_kind, "            ", namespace)
+                branch = "elif"
+        source.append("        else:" if branch == "elif" else "        if True:")
+        source.append("            raise NoTransition('take' if move == TAKE else 'card', phase)")
+    source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
+    exec("\n".join(source), namespace)
+    apply: Callable[[State, int], Undo] = namespace["apply"]
+    apply.__doc__ = "Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."
+
+    def fire(state: State, trigger: str, data: Any) -> None:
+        if (trigger, state.phase) not in groups:
+            raise NoTransition(trigger, state.phase)
+        state.counted = None
+        run(state, compiled(trigger, state.phase), data)
+
+    def no_moves(state: State) -> int:
+        return 0
+
+    masks: list[Callable[[State], int]] = []
+    for phase in phases:
+        kinds = triggers[phase] & set(PLAY)
+        if kinds == {"beat", "take"}:
+            masks.append(respond_mask)
+        elif len(kinds) == 1:
+            masks.append(MOVE_MASKS[next(iter(kinds))])
+        elif kinds:
+            parts = tuple(MOVE_MASKS[kind] for kind in sorted(kinds))
+            masks.append(lambda state, parts=parts: sum(part(state) for part in parts))  # type: ignore[misc]
+        else:
+            masks.append(no_moves)
+    by_phase = tuple(masks)
+
+    def legal_mask(state: State) -> int:
+        """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
+        return by_phase[state.phase](state)
+
+    def legal_moves(state: State) -> tuple[int, ...]:
+        """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
+        return moves_of_mask(by_phase[state.phase](state))
+
+    return Compiled(apply, fire, legal_mask, legal_moves, tuple(card_triggers), triggers)
+
+
+RULES = compile_table(TRANSITIONS)
+"""The real table, compiled."""
+
+apply = RULES.apply
+fire = RULES.fire
+legal_mask = RULES.legal_mask
+legal_moves = RULES.legal_moves
 
 
 def undo(state: State, token: Undo) -> None:
@@ -295,10 +719,23 @@ def undo(state: State, token: Undo) -> None:
     state.outcome = outcome
     if key is not None:
         count = state.seen[key] - 1
+        if count == 1:
+            doubled, counted_pile = state.doubled, key[1]
+            if doubled[counted_pile] == 1:
+                del doubled[counted_pile]
+            else:
+                doubled[counted_pile] -= 1
         if count:
             state.seen[key] = count
         else:
             del state.seen[key]
+
+
+def move_kind(phase: int, move: int, table: Compiled | None = None) -> str | None:
+    """The trigger of playing ``move`` in ``phase`` (``lead``, ``beat``, ``second`` or ``take``); ``None`` if none."""
+    if move == TAKE:
+        return "take"
+    return (table or RULES).card_triggers[phase]
 
 
 def won(outcome: Outcome, seat: int) -> bool:
@@ -328,12 +765,7 @@ def next_dealer(dealer: int, loser: int | None) -> int:
     return dealer if loser is None else loser
 
 
-# --- Before play: trump choice, deal, sixes, positions ------------------------------------
-
-
-def trump_chooser(first_seat: int, players: int, chosen: int) -> int:
-    """The seat that chooses the next trump after ``chosen`` choices, going round from ``first_seat`` (§2.1)."""
-    return (first_seat + chosen) % players
+# --- Before play: deal, sixes, positions ------------------------------------------------------
 
 
 def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]:
@@ -346,19 +778,21 @@ def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]
     return hands
 
 
-def deal_error(hands: Sequence[Sequence[int]], players: int) -> str | None:
+def deal_error(hands: Sequence[Sequence[int]], players: int) -> Refusal | None:
     """Why ``hands`` is not a deal of the whole pack to ``players`` seats, or ``None``."""
     if len(hands) != players:
-        return f"the deal has {len(hands)} hands for {players} players"
+        return _refusal("deal_hands", "2.2", f"the deal has {len(hands)} hands for {players} players")
     size = PACK_SIZE // players
     for seat, hand in enumerate(hands):
         if len(hand) != size:
-            return f"the deal gives seat {seat} {len(hand)} cards, not {size}"
+            return _refusal(
+                "deal_hand_size", "2.2", f"the deal gives {{s0}} {len(hand)} cards, not {size}", seats=(seat,)
+            )
     seen: set[int] = set()
     for hand in hands:
         for card in hand:
             if card in seen:
-                return f"the deal has {CODES[card]} twice"
+                return _refusal("deal_card_twice", "2.2", "the deal has {c0} twice", cards=(CODES[card],))
             seen.add(card)
     return None
 
@@ -377,75 +811,93 @@ def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card
 
 def position_error(
     trumps: Sequence[int], hands: Sequence[Sequence[int]], pile: Sequence[int], to_act: int, phase: int
-) -> str | None:
+) -> Refusal | None:
     """Why a position (log format §L4.3) is refused, or ``None`` when it is a valid start."""
     if len(trumps) != len(hands):
-        return f"the position has {len(trumps)} trumps for {len(hands)} hands"
+        return _refusal("position_size", "1", f"the position has {len(trumps)} trumps for {len(hands)} hands")
     if len(set(trumps)) != len(trumps):
-        return "two seats have the same trump suit"
+        return _refusal("position_same_trump", "2.1", "two seats have the same trump suit")
     seen: set[int] = set()
     for card in [card for hand in hands for card in hand] + list(pile):
         if card in seen:
-            return f"{CODES[card]} appears more than once"
+            return _refusal("position_card_twice", "1", "{c0} appears more than once", cards=(CODES[card],))
         seen.add(card)
     if sum(1 for hand in hands if hand) < 2:
-        return "fewer than two seats hold cards"
+        return _refusal("position_one_holder", "3", "fewer than two seats hold cards")
     if not 0 <= to_act < len(hands):
-        return f"to_act {to_act} is not a seat"
+        return _refusal("position_to_act", "1", f"to_act {to_act} is not a seat")
     if not hands[to_act]:
-        return f"seat {to_act} is to act but holds no cards"
+        return _refusal("position_to_act_out", "1", "{s0} is to act but holds no cards", seats=(to_act,))
     if phase not in (LEAD, RESPOND, SECOND):
-        return "the phase must be lead, respond or second"
+        return _refusal("position_phase", "1", "the phase must be lead, respond or second")
     if (phase == LEAD) != (not pile):
-        return "the pile must be empty exactly when the phase is lead"
+        return _refusal("position_pile", "2.3", "the pile must be empty exactly when the phase is lead")
     return None
 
 
 # --- Why a move is refused -----------------------------------------------------------------
 
 VERBS = {"lead": "lead", "beat": "beat", "second": "play a second card", "take": "take"}
+CLAUSES = {"lead": "2.3", "beat": "2.4", "second": "2.5", "take": "2.6"}
+
+_MUST = {
+    LEAD: ("2.3", "the pile is empty, {s0} must lead"),
+    RESPOND: ("2.4", "{s0} must beat {c0} or take"),
+    SECOND: ("2.5", "{s0} must play a second card on its beating card"),
+}
 
 
-def refusal(state: State, seat: int, kind: str, card: int | None) -> str:
+def refusal(state: State, seat: int, kind: str, card: int | None, table: Compiled | None = None) -> Refusal:
     """The rule that refuses ``seat``'s move ``kind`` (``lead``, ``beat``, ``second``, ``take``) with ``card``.
 
-    Only meaningful for a move that :func:`legal_moves` does not contain.
+    Only meaningful for a move that the ``table`` (the real rules if not given) does not allow.
     """
+    table = table or RULES
     verb = VERBS[kind]
     if state.phase == FINISHED:
-        return f"seat {seat} cannot {verb}: the game is over"
+        return _refusal("game_over", "3", f"{{s0}} cannot {verb}: the game is over", seat=seat)
     if seat != state.to_act:
-        return f"seat {seat} cannot {verb}: it is seat {state.to_act}'s turn"
-    expected = {LEAD: "lead", RESPOND: "beat", SECOND: "second"}[state.phase]
-    if state.phase == RESPOND and kind == "take":
-        top = state.pile[-1]
-        can = legal_mask(state) & ~TAKE_BIT
-        return f"seat {seat} cannot take: rule must_beat, and {CODES[top]} can be beaten with " + ", ".join(
-            CODES[c] for c in moves_of_mask(can)
+        return _refusal(
+            "not_your_turn", "1", f"{{s0}} cannot {verb}: it is {{p1}} turn", seat=seat, seats=(seat, state.to_act)
         )
-    if kind != expected and not (state.phase == RESPOND and kind == "take"):
-        if state.phase == LEAD:
-            must = f"the pile is empty, seat {seat} must lead"
-        elif state.phase == RESPOND:
-            must = f"seat {seat} must beat {CODES[state.pile[-1]]} or take"
-        else:
-            must = f"seat {seat} must play a second card on its beating card"
-        return f"seat {seat} cannot {verb}: {must}"
+    top = CODES[state.pile[-1]] if state.pile else None
+    if kind not in table.triggers[state.phase]:
+        clause, must = _MUST.get(state.phase, ("1", f"the rules have no {kind} in phase {PHASE_NAMES[state.phase]}"))
+        cards = () if top is None else (top,)
+        return _refusal("wrong_move", clause, f"{{s0}} cannot {verb}: {must}", seat=seat, cards=cards)
+    if kind == "take":
+        beaters = tuple(CODES[c] for c in moves_of_mask(table.legal_mask(state) & ~TAKE_BIT))
+        listed = ", ".join(f"{{c{i}}}" for i in range(1, len(beaters) + 1))
+        return _refusal(
+            "must_beat",
+            "2.6",
+            "{s0} cannot take: rule must_beat, and {c0} can be beaten with " + listed,
+            seat=seat,
+            cards=(CODES[state.pile[-1]], *beaters),
+        )
     assert card is not None
     if not state.hands[seat] >> card & 1:
-        return f"seat {seat} cannot {verb} {CODES[card]}: {CODES[card]} is not in seat {seat}'s hand"
-    top = state.pile[-1]
+        return _refusal(
+            "not_in_hand",
+            CLAUSES[kind],
+            f"{{s0}} cannot {verb} {{c0}}: {{c0}} is not in {{p0}} hand",
+            seat=seat,
+            cards=(CODES[card],),
+        )
+    top_card = state.pile[-1]
     trump = state.trumps[seat]
-    prefix = f"seat {seat} cannot beat {CODES[top]} with {CODES[card]}"
-    if card // RANKS_PER_SUIT == top // RANKS_PER_SUIT:
-        return f"{prefix}: {CODES[card]} is lower than {CODES[top]}"
-    if top // RANKS_PER_SUIT == trump:
-        return f"{prefix}: {CODES[top]} is your trump, only a higher trump beats it"
-    return f"{prefix}: not the same suit and not your trump"
-
-
-def move_kind(phase: int, move: int) -> str:
-    """What playing ``move`` in ``phase`` is called in a log: ``lead``, ``beat``, ``second`` or ``take``."""
-    if move == TAKE:
-        return "take"
-    return ("lead", "beat", "second")[phase - LEAD]
+    prefix = "{s0} cannot beat {c0} with {c1}"
+    involved = (CODES[top_card], CODES[card])
+    if card // RANKS_PER_SUIT == top_card // RANKS_PER_SUIT:
+        return _refusal("lower_card", "2.4", prefix + ": {c1} is lower than {c0}", seat=seat, cards=involved)
+    if top_card // RANKS_PER_SUIT == trump:
+        return _refusal(
+            "higher_trump_only",
+            "2.4",
+            prefix + ": {c0} is your trump, only a higher trump beats it",
+            seat=seat,
+            cards=involved,
+        )
+    return _refusal(
+        "not_suit_nor_trump", "2.4", prefix + ": not the same suit and not your trump", seat=seat, cards=involved
+    )

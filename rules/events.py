@@ -242,8 +242,10 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
     else:
         try:
             data = json.loads(line, parse_constant=_not_json)
-        except ValueError as error:  # a JSONDecodeError, a UnicodeDecodeError or _not_json's
+        except ValueError as error:  # not JSON, not UTF-8, a number of more than 4,300 digits, or _not_json's
             raise EventError(f"malformed JSON: {error}") from None
+        except RecursionError:
+            raise EventError("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise EventError(f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("type")

@@ -28,15 +28,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from rules import core
-from rules.cards import CODES, SUIT_CHARS, codes_of_mask
+from rules import convert, core
+from rules.cards import CODES, FULL_PACK_MASK, codes_of_mask, mask_of
 from rules.events import (
     Beat,
     ChooseTrump,
     Deal,
     Event,
     Lead,
-    Move,
     Notification,
     Position,
     Second,
@@ -44,26 +43,23 @@ from rules.events import (
     SuitCode,
     Take,
 )
-from rules.machine import MACHINE, GameModel
+from rules.machine import MACHINE, GameModel, TableMachine
 from rules.options import RuleSet
 from rules.position import resume_error
+from rules.refusal import Refusal, refusal
 from rules.state import GameState, Outcome, PhaseName, View
-
-_CARD_INDEX = {code: card for card, code in enumerate(CODES)}
-_SUIT_CODES: tuple[SuitCode, ...] = ("S", "H", "D", "C")
-
-# Every play event exists once per seat and card; legal_moves() hands out these shared,
-# immutable objects instead of building new ones each time.
-_PLAY_EVENTS: dict[str, list[list[Move]]] = {
-    kind: [[model(seat=seat, card=code) for code in CODES] for seat in range(4)]
-    for kind, model in (("lead", Lead), ("beat", Beat), ("second", Second))
-}
-# The legal take says how many cards it takes (log format §L3.4 lets a writer add "count").
-_TAKE_EVENTS = [{count: Take(seat=seat, count=count) for count in range(1, 37)} for seat in range(4)]
 
 
 class IllegalEvent(ValueError):
-    """An event the rules refuse; the message names the rule. The game is left unchanged."""
+    """An event the rules refuse; the game is left unchanged.
+
+    The message is the English sentence; :attr:`refusal` holds the same as data (a stable
+    code, the rule clause, the seat and the cards) for interfaces to render their own way.
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
 
 
 class Snapshot(BaseModel):
@@ -78,21 +74,27 @@ class Snapshot(BaseModel):
 
 _EVENTS_ADAPTER: TypeAdapter[list[Any]] = TypeAdapter(list[Event])
 
-# An entry of the undo stack: the machine state before the event, the public knowledge
-# before it, and either core's undo token (moves in play) or the setup data it replaced.
-_Setup = tuple[list[int | None], "core.State | None", int]
-_Saved = tuple[str, list[int], "core.Undo | None", "_Setup | None"]
+# An entry of the undo stack: the public knowledge before the event, and either core's
+# undo token (a move in play) or a copy of the whole state (the setup events, which are few).
+_Saved = tuple[list[int], int, "core.Undo | core.State"]
 
 
 class Game:
-    """One game of Svoi Kozyri, from the trump choice (or a position) to the outcome."""
+    """One game of Svoi Kozyri, from the trump choice (or a position) to the outcome.
 
-    def __init__(self, rules: RuleSet | None = None, *, seed: int | None = None) -> None:
+    ``machine`` is the state machine that runs it: the real rules' :data:`rules.machine.MACHINE`,
+    or one built from a variant table by :func:`rules.machine.build_machine` (for tests).
+    """
+
+    def __init__(
+        self, rules: RuleSet | None = None, *, seed: int | None = None, machine: TableMachine = MACHINE
+    ) -> None:
         self.rules = rules if rules is not None else RuleSet()
         self.seed = seed
+        self._table = machine.compiled
         self._model = GameModel(self.rules)
-        MACHINE.add_model(self._model)
-        weakref.finalize(self, MACHINE.remove_model, self._model)
+        machine.add_model(self._model)
+        weakref.finalize(self, machine.remove_model, self._model)
         self._events: list[Event] = []
         self._saved: list[_Saved] = []
 
@@ -126,54 +128,41 @@ class Game:
     @property
     def phase(self) -> PhaseName:
         """``trump_choice``, ``deal``, ``lead``, ``respond``, ``second`` or ``finished``."""
-        state = self._model.core
-        if state is None:
-            return "trump_choice" if None in self._model.trumps else "deal"
-        return core.PHASE_NAMES[state.phase]  # type: ignore[return-value]
+        return convert.phase_name(self._model.core.phase)
 
     @property
     def to_act(self) -> int | None:
         """The seat whose decision is awaited: ``None`` while the deal is awaited and at the end."""
         state = self._model.core
-        if state is None:
-            chosen = sum(1 for suit in self._model.trumps if suit is not None)
-            if chosen == self.rules.players:
-                return None
-            return core.trump_chooser(self.rules.first_seat, self.rules.players, chosen)
-        return None if state.phase == core.FINISHED else state.to_act
+        return None if state.phase in (core.DEAL, core.FINISHED) else state.to_act
 
     @property
     def trumps(self) -> list[SuitCode | None]:
-        return [None if suit is None else _SUIT_CODES[suit] for suit in self._model.trumps]
+        return convert.trump_letters(self._model.core.trumps)
 
     @property
     def pile(self) -> list[str]:
-        state = self._model.core
-        return [] if state is None else [CODES[c] for c in state.pile]
+        return [CODES[c] for c in self._model.core.pile]
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat``, sorted by suit S H D C and rank."""
-        state = self._model.core
-        return [] if state is None else codes_of_mask(state.hands[seat])
+        return codes_of_mask(self._model.core.hands[seat])
 
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
         state = self._model.core
-        if state is None or state.outcome is None:
-            return None
-        result, detail = state.outcome
-        order = list(state.out_order)
-        if result == "loss":
-            return Outcome(result="loss", loser=int(detail), out_order=order)
-        return Outcome(result="draw", reason="repetition" if detail == "repetition" else "tie_check", out_order=order)
+        return None if state.outcome is None else convert.outcome_model(state.outcome, state.out_order)
 
     def is_over(self) -> bool:
-        return self.phase == "finished"
+        return self._model.core.phase == core.FINISHED
 
     def core_state(self) -> core.State:
         """A copy of the lean state, for search (see :mod:`rules.core`)."""
-        return self._model.play_state.copy()
+        state = self._model.core
+        if state.phase in (core.TRUMP_CHOICE, core.DEAL):
+            raise RuntimeError("the cards have not been dealt")
+        return state.copy()
 
     def state(self) -> GameState:
         """The whole state, as ``trumps replay --json`` prints it."""
@@ -189,7 +178,6 @@ class Game:
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator): its own hand, never another's."""
         state = self._model.core
-        counts = [0] * self.rules.players if state is None else [h.bit_count() for h in state.hands]
         return View(
             seat=seat,
             players=self.rules.players,
@@ -198,11 +186,11 @@ class Game:
             to_act=self.to_act,
             trumps=self.trumps,
             hand=[] if seat is None else self.hand(seat),
-            hand_counts=counts,
+            hand_counts=[hand.bit_count() for hand in state.hands],
             known=[codes_of_mask(mask) for mask in self._model.known],
             pile=self.pile,
             out_of_play=codes_of_mask(self._model.out_of_play),
-            out_order=[] if state is None else list(state.out_order),
+            out_order=list(state.out_order),
             legal_moves=self.legal_moves() if seat is not None and seat == self.to_act else [],
             outcome=self.outcome,
         )
@@ -215,33 +203,32 @@ class Game:
         Cards come in pack order, the take last, with the number of cards it takes as ``count``.
         """
         state = self._model.core
-        if state is None:
-            seat = self.to_act
-            if seat is None:
-                return []
-            taken = set(self._model.trumps)
-            return [ChooseTrump(seat=seat, suit=_SUIT_CODES[s]) for s in range(4) if s not in taken]
-        if state.phase == core.FINISHED:
-            return []
-        seat = state.to_act
-        cards = _PLAY_EVENTS[core.move_kind(state.phase, 0)][seat]
-        mask = core.legal_mask(state)
-        moves: list[Event] = [cards[card] for card in core.moves_of_mask(mask & ~core.TAKE_BIT)]
-        if mask & core.TAKE_BIT:
-            pile = state.pile
-            moves.append(_TAKE_EVENTS[seat][core.take_count(pile[-1], len(pile), state.trumps[seat])])
-        return moves
+        if state.phase == core.TRUMP_CHOICE:
+            seat = state.to_act
+            return [
+                ChooseTrump(seat=seat, suit=letter)
+                for suit, letter in enumerate(convert.SUIT_LETTERS)
+                if suit not in state.trumps
+            ]
+        return convert.move_events(state, self._table.legal_mask(state), self._table)
 
     def is_legal(self, event: Event) -> bool:
-        return self.refusal(event) is None
+        return self.refusal_of(event) is None
 
     def refusal(self, event: Event) -> str | None:
-        """Why the rules refuse ``event`` now, or ``None`` when it is legal."""
+        """Why the rules refuse ``event`` now (the English sentence), or ``None`` when it is legal."""
+        refused = self.refusal_of(event)
+        return None if refused is None else refused.message
+
+    def refusal_of(self, event: Event) -> Refusal | None:
+        """Why the rules refuse ``event`` now, as data, or ``None`` when it is legal."""
         if self.phase == "finished":
-            return "the game is over"
+            return refusal("game_over", "3", "the game is over", seat=getattr(event, "seat", None), seats=())
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.rules.players:
-            return f"seat {seat} is not a seat of this {self.rules.players}-player game"
+            return refusal(
+                "not_a_seat", "1", f"{{s0}} is not a seat of this {self.rules.players}-player game", seat=seat
+            )
         if isinstance(event, Position):
             return self._position_refusal(event)
         if isinstance(event, ChooseTrump):
@@ -251,27 +238,44 @@ class Game:
         return self._move_refusal(event)
 
     def push(self, event: Event) -> list[Notification]:
-        """Apply ``event``; returns what the rules did on their own. Raises :class:`IllegalEvent`."""
-        reason = self.refusal(event)
-        if reason is not None:
-            raise IllegalEvent(reason)
+        """Apply ``event``; returns what the rules did on their own.
+
+        Raises :class:`IllegalEvent` with the rule that refuses it; a refused or failing
+        event leaves the game exactly as it was.
+        """
+        refused = self.refusal_of(event)
+        if refused is not None:
+            raise IllegalEvent(refused)
         model = self._model
-        move = _move_of(event)
-        # trump choice, deal and position replace setup data; moves in play are undone by core
-        setup = (model.trumps.copy(), model.core, model.out_of_play) if move is None else None
-        state_name, known = model.state, model.known.copy()
-        model.last_undo = None
+        state = model.core
+        if event.type not in self._table.triggers[state.phase]:
+            raise IllegalEvent(self._no_row(event))
+        known = model.known.copy()
+        out_of_play = model.out_of_play
+        move = convert.move_of(event)
+        before: core.Undo | core.State
+        if move is None:
+            before = state.copy()
+        else:
+            seat = state.to_act
+            mark = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)
+        state.counted = None
         try:
-            model.trigger(event.type, event, move)
+            model.trigger(event.type, convert.event_data(event, self.rules))
         except BaseException:
-            self._restore((state_name, known, model.last_undo, setup))
+            self._restore((known, out_of_play, before if move is None else (*mark, state.counted)))
             raise
-        saved: _Saved = (state_name, known, model.last_undo, setup)
-        self._saved.append(saved)
+        if move is not None:
+            before = (*mark, state.counted)
+        notes = convert.notifications(event, None if move is None else before, state, model.known)  # type: ignore[arg-type]
+        if isinstance(event, Position):
+            present = mask_of(state.pile)
+            for hand in state.hands:
+                present |= hand
+            model.out_of_play = FULL_PACK_MASK & ~present
+        self._saved.append((known, out_of_play, before))
         self._events.append(event)
-        if model.state != self.phase:
-            raise AssertionError(f"machine in {model.state} but the rules in {self.phase}")
-        return list(model.notifications)
+        return notes
 
     def pop(self) -> Event:
         """Take back the last event and return it."""
@@ -299,86 +303,114 @@ class Game:
 
     def _restore(self, saved: _Saved) -> None:
         model = self._model
-        name, known, token, setup = saved
-        model.state = name
-        model.known = known
-        if setup is not None:
-            model.trumps, model.core, model.out_of_play = setup
-        elif token is not None:
-            core.undo(model.play_state, token)
+        model.known, model.out_of_play, before = saved
+        if isinstance(before, core.State):
+            model.core.restore(before)
+        else:
+            core.undo(model.core, before)
 
-    def _position_refusal(self, position: Position) -> str | None:
+    def _no_row(self, event: Event) -> Refusal:
+        phase = self.phase
+        return refusal(
+            "no_transition",
+            "1",
+            f"the rules take no {event.type} event in phase {phase}",
+            seat=getattr(event, "seat", None),
+            seats=(),
+        )
+
+    def _position_refusal(self, position: Position) -> Refusal | None:
         if self._events:
-            return "a position can only start a game, right after the header"
+            return refusal("position_not_first", "1", "a position can only start a game, right after the header")
         players = self.rules.players
         if len(position.hands) != players or len(position.trumps) != players:
-            return (
+            return refusal(
+                "position_players",
+                "1",
                 f"the position has {len(position.trumps)} trumps and {len(position.hands)} hands, "
-                f"but the game has {players} players"
+                f"but the game has {players} players",
             )
         if position.to_act >= players:
-            return f"to_act {position.to_act} is not a seat of this {players}-player game"
+            return refusal(
+                "position_to_act", "1", f"to_act {position.to_act} is not a seat of this {players}-player game"
+            )
         return core.position_error(
-            [SUIT_CHARS.index(s) for s in position.trumps],
-            [[_CARD_INDEX[c] for c in hand] for hand in position.hands],
-            [_CARD_INDEX[c] for c in position.pile],
+            [convert.suit_number(s) for s in position.trumps],
+            [convert.card_numbers(hand) for hand in position.hands],
+            convert.card_numbers(position.pile),
             position.to_act,
-            {"lead": core.LEAD, "respond": core.RESPOND, "second": core.SECOND}[position.phase],
+            convert.phase_number(position.phase),
         ) or resume_error(position)
 
-    def _trump_refusal(self, event: ChooseTrump) -> str | None:
-        phase = self.phase
-        if phase != "trump_choice":
-            return f"seat {event.seat} cannot choose a trump: every player has chosen"
-        chooser = self.to_act
-        if event.seat != chooser:
-            return f"seat {event.seat} cannot choose a trump: it is seat {chooser}'s turn to choose"
-        suit = SUIT_CHARS.index(event.suit)
-        if suit in self._model.trumps:
-            owner = self._model.trumps.index(suit)
-            return f"seat {event.seat} cannot choose {event.suit}: it is already seat {owner}'s trump"
+    def _trump_refusal(self, event: ChooseTrump) -> Refusal | None:
+        state = self._model.core
+        if state.phase != core.TRUMP_CHOICE:
+            return refusal(
+                "trumps_chosen", "2.1", "{s0} cannot choose a trump: every player has chosen", seat=event.seat
+            )
+        if event.seat != state.to_act:
+            return refusal(
+                "not_your_turn",
+                "2.1",
+                "{s0} cannot choose a trump: it is {p1} turn to choose",
+                seat=event.seat,
+                seats=(event.seat, state.to_act),
+            )
+        suit = convert.suit_number(event.suit)
+        if suit in state.trumps:
+            owner = state.trumps.index(suit)
+            return refusal(
+                "trump_taken",
+                "2.1",
+                f"{{s0}} cannot choose {event.suit}: it is already {{p1}} trump",
+                seat=event.seat,
+                seats=(event.seat, owner),
+            )
         return None
 
-    def _deal_refusal(self, deal: Deal) -> str | None:
-        phase = self.phase
-        if phase == "trump_choice":
-            return "the deal comes after every player has chosen a trump"
-        if phase != "deal":
-            return "the cards have already been dealt"
-        return core.deal_error([[_CARD_INDEX[c] for c in hand] for hand in deal.hands], self.rules.players)
+    def _deal_refusal(self, deal: Deal) -> Refusal | None:
+        phase = self._model.core.phase
+        if phase == core.TRUMP_CHOICE:
+            return refusal("deal_before_trumps", "2.2", "the deal comes after every player has chosen a trump")
+        if phase != core.DEAL:
+            return refusal("dealt", "2.2", "the cards have already been dealt")
+        return core.deal_error([convert.card_numbers(hand) for hand in deal.hands], self.rules.players)
 
-    def _move_refusal(self, event: Event) -> str | None:
+    def _move_refusal(self, event: Event) -> Refusal | None:
         assert isinstance(event, (Lead, Beat, Second, Take))
         state = self._model.core
         kind = event.type
-        if state is None:
+        if state.phase in (core.TRUMP_CHOICE, core.DEAL):
             verb = core.VERBS[kind]
-            if self.phase == "trump_choice":
-                return f"seat {event.seat} cannot {verb}: the players are still choosing trumps"
-            return f"seat {event.seat} cannot {verb}: the cards have not been dealt"
-        move = _move_of(event)
+            if state.phase == core.TRUMP_CHOICE:
+                return refusal(
+                    "before_play",
+                    "2.1",
+                    f"{{s0}} cannot {verb}: the players are still choosing trumps",
+                    seat=event.seat,
+                )
+            return refusal(
+                "before_play", "2.2", f"{{s0}} cannot {verb}: the cards have not been dealt", seat=event.seat
+            )
+        move = convert.move_of(event)
         assert move is not None
         if (
             event.seat == state.to_act
-            and kind == core.move_kind(state.phase, move)
-            and core.legal_mask(state) >> move & 1
+            and kind == core.move_kind(state.phase, move, self._table)
+            and self._table.legal_mask(state) >> move & 1
         ):
             if isinstance(event, Take) and event.count is not None:
                 count = core.take_count(state.pile[-1], len(state.pile), state.trumps[event.seat])
                 if count != event.count:
-                    return f"seat {event.seat} cannot take {event.count} cards: the rules give {count}"
+                    return refusal(
+                        "take_count",
+                        "2.6",
+                        f"{{s0}} cannot take {event.count} cards: the rules give {count}",
+                        seat=event.seat,
+                    )
             return None
         card = None if move == core.TAKE else move
-        return core.refusal(state, event.seat, kind, card)
-
-
-def _move_of(event: Event) -> int | None:
-    """The core move of a play event; ``None`` for the trump choice, the deal and a position."""
-    if isinstance(event, Take):
-        return core.TAKE
-    if isinstance(event, (Lead, Beat, Second)):
-        return _CARD_INDEX[event.card]
-    return None
+        return core.refusal(state, event.seat, kind, card, self._table)
 
 
 __all__ = ["Game", "IllegalEvent", "Snapshot"]

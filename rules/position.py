@@ -21,54 +21,49 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules import core
-from rules.cards import CODES, codes_of_mask, mask_of
-from rules.events import Position, SeenPosition, SuitCode
+from rules import convert, core
+from rules.cards import CODES, codes_of_mask
+from rules.events import Position
+from rules.refusal import Refusal, refusal
 
 if TYPE_CHECKING:
     from rules.game import Game
 
-_SUITS: tuple[SuitCode, ...] = ("S", "H", "D", "C")
-_PHASES = {"lead": core.LEAD, "respond": core.RESPOND, "second": core.SECOND}
-_CARD_INDEX = {code: card for card, code in enumerate(CODES)}
+_RESUMING = ("lead", "respond", "second")
 
 
-def _key(hands: list[list[str]], pile: list[str], to_act: int, phase: str) -> core.PositionKey:
-    return (
-        tuple(mask_of(_CARD_INDEX[c] for c in hand) for hand in hands),
-        tuple(_CARD_INDEX[c] for c in pile),
-        to_act,
-        _PHASES[phase],
-    )
-
-
-def seen_keys(position: Position) -> dict[core.PositionKey, int]:
-    """The repetition history a position line carries, as the engine counts it."""
-    return {_key(s.hands, s.pile, s.to_act, s.phase): s.count for s in position.seen or ()}
-
-
-def resume_error(position: Position) -> str | None:
+def resume_error(position: Position) -> Refusal | None:
     """Why a position's ``out_order`` or ``seen`` is refused (log format §L4.5), or ``None``."""
     players = len(position.hands)
     empty = [seat for seat, hand in enumerate(position.hands) if not hand]
     order = position.out_order
-    if order is not None and (sorted(order) != empty):
-        return f"out_order {order} must list each seat with an empty hand once ({empty})"
+    if order is not None and sorted(order) != empty:
+        return refusal(
+            "position_out_order", "3.1", f"out_order {order} must list each seat with an empty hand once ({empty})"
+        )
     keys: set[core.PositionKey] = set()
     for number, seen in enumerate(position.seen or (), start=1):
         if len(seen.hands) != players or seen.to_act >= players:
-            return f"seen position {number} is not a position of a {players}-player game"
+            return refusal(
+                "position_seen", "3.3", f"seen position {number} is not a position of a {players}-player game"
+            )
         cards = [card for hand in seen.hands for card in hand] + seen.pile
         if len(set(cards)) != len(cards):
-            return f"seen position {number} has a card more than once"
-        key = _key(seen.hands, seen.pile, seen.to_act, seen.phase)
+            return refusal("position_seen", "3.3", f"seen position {number} has a card more than once")
+        key = convert.position_key(seen.hands, seen.pile, seen.to_act, seen.phase)
         if key in keys:
-            return f"seen position {number} is listed twice"
+            return refusal("position_seen", "3.3", f"seen position {number} is listed twice")
         keys.add(key)
     if position.phase != "second":
-        own = seen_keys(position).get(_key(position.hands, position.pile, position.to_act, position.phase), 0)
+        own = convert.seen_keys(position).get(
+            convert.position_key(position.hands, position.pile, position.to_act, position.phase), 0
+        )
         if own >= core.REPETITIONS_FOR_DRAW - 1:
-            return f"the position has already arisen {own} times: the game is drawn (rules §3.3.3)"
+            return refusal(
+                "position_seen",
+                "3.3.3",
+                f"the position has already arisen {own} times: the game is drawn (rules §3.3.3)",
+            )
     return None
 
 
@@ -77,31 +72,19 @@ def position_of(game: Game) -> Position:
 
     Raises :class:`ValueError` unless the game is in play (phase ``lead``, ``respond`` or ``second``).
     """
-    if game.phase not in _PHASES:
+    if game.phase not in _RESUMING:
         raise ValueError(f"a position resumes a game in play, not one in phase {game.phase}")
     state = game.core_state()
-    current = state.key()
     earlier = dict(state.seen)
     if state.phase != core.SECOND:
-        earlier[current] -= 1  # the position counts itself again when it is replayed (rules §3.3.5)
-    seen = [
-        SeenPosition(
-            hands=[codes_of_mask(hand) for hand in hands],
-            pile=[CODES[card] for card in pile],
-            to_act=to_act,
-            phase="lead" if phase == core.LEAD else "respond",
-            count=count,
-        )
-        for (hands, pile, to_act, phase), count in earlier.items()
-        if count
-    ]
+        earlier[state.key()] -= 1  # the position counts itself again when it is replayed (rules §3.3.5)
     default_order = [seat for seat, hand in enumerate(state.hands) if not hand]
     return Position(
-        trumps=[_SUITS[suit] for suit in state.trumps],
+        trumps=[convert.suit_letter(suit) for suit in state.trumps],
         hands=[codes_of_mask(hand) for hand in state.hands],
         pile=[CODES[card] for card in state.pile],
         to_act=state.to_act,
         phase=game.phase,  # type: ignore[arg-type]
         out_order=None if list(state.out_order) == default_order else list(state.out_order),
-        seen=seen or None,
+        seen=convert.seen_positions(earlier) or None,
     )

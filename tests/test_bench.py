@@ -11,18 +11,19 @@ from typer.testing import CliRunner
 from rules.cli import app
 
 
-def test_bench_json_prints_both_figures() -> None:
+def test_bench_json_prints_every_figure() -> None:
     result = CliRunner().invoke(app, ["bench", "--seconds", "0.2", "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
-    assert set(figures) == {"machine_plies_per_s", "search_plies_per_s"}
-    assert all(isinstance(value, int) and value > 0 for value in figures.values())
+    assert set(figures) == {"machine_plies_per_s", "search_plies_per_s", "lean_plies_per_s", "search_to_lean"}
+    assert all(isinstance(figures[key], int) and figures[key] > 0 for key in figures if key.endswith("_per_s"))
+    assert figures["search_to_lean"] == round(figures["search_plies_per_s"] / figures["lean_plies_per_s"], 2)
 
 
 def test_bench_text_names_both_paths() -> None:
     result = CliRunner().invoke(app, ["bench", "--seconds", "0.1"])
     assert result.exit_code == 0
-    assert "machine" in result.stdout and "search" in result.stdout
+    assert "machine" in result.stdout and "search" in result.stdout and "yardstick" in result.stdout
 
 
 def test_solver_benchmark_runs_and_prints_its_figures() -> None:

@@ -1,41 +1,51 @@
-"""The machine table is well formed: every phase a state, no trigger that can fail silently."""
+"""The transition table governs the game: both paths read it, and a changed row changes the game."""
 
 from __future__ import annotations
 
+import random
 from itertools import groupby
 
+import pytest
+
 from rules import core
-from rules.events import ChooseTrump
-from rules.game import Game
-from rules.machine import MACHINE, STATES, TRANSITIONS, GameModel
+from rules.events import ChooseTrump, Lead, Position
+from rules.game import Game, IllegalEvent
+from rules.machine import MACHINE, build_machine
 from rules.options import RuleSet
+from rules.table import AUTOMATIC, STATES, TRANSITIONS, Row
 
 
 def test_every_phase_of_the_contract_is_a_state() -> None:
-    assert set(core.PHASE_NAMES) <= set(STATES)
-    assert {"taking", "tie_check"} <= set(STATES)
+    assert set(core.PHASE_NAMES) == set(STATES)
+    assert set(AUTOMATIC) <= set(STATES)
 
 
-def test_every_condition_is_a_method_of_the_model() -> None:
-    for _, _, _, condition in TRANSITIONS:
-        if condition is not None:
-            assert callable(getattr(GameModel, condition)), condition
+def test_every_condition_and_callback_is_a_function_of_core() -> None:
+    for row in TRANSITIONS:
+        for name in (*row.conditions, *row.callbacks):
+            assert callable(getattr(core, name)), name
 
 
 def test_every_trigger_group_ends_with_an_unconditional_row() -> None:
-    rows = sorted(TRANSITIONS, key=lambda row: (row[0], row[1]))
-    for (trigger, source), group in groupby(rows, key=lambda row: (row[0], row[1])):
-        in_table_order = [row for row in TRANSITIONS if (row[0], row[1]) == (trigger, source)]
-        assert in_table_order[-1][3] is None, f"{trigger} from {source} can fail"
-        assert all(row[3] is not None for row in in_table_order[:-1])
+    rows = sorted(TRANSITIONS, key=lambda row: (row.trigger, row.source))
+    for (trigger, source), group in groupby(rows, key=lambda row: (row.trigger, row.source)):
+        in_table_order = [row for row in TRANSITIONS if (row.trigger, row.source) == (trigger, source)]
+        assert not in_table_order[-1].conditions, f"{trigger} from {source} can fail"
+        assert all(row.conditions for row in in_table_order[:-1])
         assert len(list(group)) == len(in_table_order)
+
+
+def test_a_malformed_table_is_refused() -> None:
+    rows = [row for row in TRANSITIONS if (row.trigger, row.dest) != ("beat", "respond")]
+    with pytest.raises(ValueError, match="must end with exactly one unconditional row"):
+        core.compile_table(rows)
 
 
 def test_the_machine_is_built_from_the_table() -> None:
     assert set(MACHINE.states) == set(STATES)
-    declared = {(trigger, source, dest) for trigger, source, dest, _ in TRANSITIONS}
+    declared = {(row.trigger, row.source, row.dest, row.conditions) for row in TRANSITIONS}
     built = {
-        (name, source, transition.dest)
+        (name, source, transition.dest, tuple(condition.func.__name__ for condition in transition.conditions))
         for name, event in MACHINE.events.items()
         for source, transitions in event.transitions.items()
         for transition in transitions
@@ -43,11 +53,17 @@ def test_the_machine_is_built_from_the_table() -> None:
     assert built == declared
 
 
-def test_machine_state_follows_the_rules_through_a_whole_game() -> None:
-    game = Game(RuleSet(players=3, dealer=2), seed=11)
-    for seat, suit in ((0, "C"), (1, "D"), (2, "H")):
-        game.push(ChooseTrump(seat=seat, suit=suit))
+def _dealt(players: int = 2, seed: int = 11, machine: core.Compiled | None = None) -> Game:
+    rules = RuleSet(players=players, dealer=players - 1)
+    game = Game(rules, seed=seed) if machine is None else Game(rules, seed=seed, machine=machine)  # type: ignore[arg-type]
+    for suit in "CDHS"[:players]:
+        game.push(ChooseTrump(seat=game.to_act, suit=suit))  # type: ignore[arg-type]
     game.push(game.sample_deal())
+    return game
+
+
+def test_machine_state_is_the_phase_through_a_whole_game() -> None:
+    game = _dealt(players=3)
     while not game.is_over():
         game.push(game.legal_moves()[-1])
         assert game._model.state == game.phase
@@ -56,3 +72,123 @@ def test_machine_state_follows_the_rules_through_a_whole_game() -> None:
         game.pop()
         assert game._model.state == game.phase
     assert game.phase == "trump_choice"
+
+
+def test_asking_may_changes_nothing() -> None:
+    game = _dealt()
+    model = game._model
+    card = core.legal_moves(model.core)[0]
+    before = (game.state(), model.core.key(), dict(model.core.seen))
+    for _ in range(3):
+        assert model.may_lead(card)
+    assert (game.state(), model.core.key(), dict(model.core.seen)) == before
+    assert not model.may_beat(card)  # no row of beat leaves lead
+    assert game.pile == []
+
+
+def test_an_event_the_table_cannot_take_is_refused_with_the_rule() -> None:
+    game = _dealt()
+    with pytest.raises(IllegalEvent) as refused:
+        game.push(game.legal_moves()[0].model_copy(update={"type": "beat"}))
+    assert refused.value.refusal.code == "wrong_move"
+    assert refused.value.refusal.clause == "2.3"
+    assert game.pile == []
+
+
+def test_a_failing_event_leaves_the_game_exactly_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(state: core.State, move: object) -> None:
+        state.to_act = (state.to_act + 1) % state.players  # half the work, then a failure
+        raise RuntimeError("a rule that breaks")
+
+    monkeypatch.setattr(core, "pass_turn", broken)
+    game = _dealt(machine=build_machine())  # type: ignore[arg-type]
+    state = game._model.core
+    before = (game.state(), game.view(None), state.key(), dict(state.seen), state.out_order, len(game.events))
+    with pytest.raises(RuntimeError, match="breaks"):
+        game.push(game.legal_moves()[0])
+    assert (game.state(), game.view(None), state.key(), dict(state.seen), state.out_order, len(game.events)) == before
+
+
+def test_a_position_enters_the_machine_like_any_event() -> None:
+    position = Position(trumps=["S", "H"], hands=[["AS"], ["6H", "7H"]], pile=["6D"], to_act=1, phase="respond")
+    game = Game.from_position(position)
+    assert (game.phase, game._model.state, game.to_act) == ("respond", "respond", 1)
+    assert game._model.core.seen == {((1 << 8, 1 << 9 | 1 << 10), (18,), 1, core.RESPOND): 1}
+
+
+# --- A variant table: no second card. After a beat the next player answers the beating card. ---
+
+NO_SECOND = tuple(
+    row for row in TRANSITIONS if row.trigger != "second" and (row.trigger, row.dest) != ("beat", "second")
+)
+
+
+def _play_both(seed: int, rows: tuple[Row, ...]) -> list[str]:
+    """Play one random game through Game on the machine of ``rows`` and through search compiled from
+    them, checking move for move that both agree; returns the phases Game went through."""
+    machine = build_machine(rows)
+    compiled = core.compile_table(rows)
+    rng = random.Random(seed)
+    game = _dealt(players=2 + seed % 3, seed=seed, machine=machine)  # type: ignore[arg-type]
+    state = game.core_state()
+    phases = [game.phase]
+    while not game.is_over() and len(phases) < 400:
+        moves = game.legal_moves()
+        assert [core.TAKE if m.type == "take" else core.Card.parse(m.card) for m in moves] == list(  # type: ignore[union-attr]
+            core.moves_of_mask(compiled.legal_mask(state))
+        )
+        move = moves[int(rng.random() * len(moves))]
+        game.push(move)
+        compiled.apply(state, core.TAKE if move.type == "take" else core.Card.parse(move.card))  # type: ignore[union-attr]
+        ours = game._model.core
+        assert (ours.hands, ours.pile, ours.to_act, ours.phase, ours.out_order, ours.outcome, ours.counted) == (
+            state.hands,
+            state.pile,
+            state.to_act,
+            state.phase,
+            state.out_order,
+            state.outcome,
+            state.counted,
+        )
+        phases.append(game.phase)
+    assert game._model.core.seen == state.seen
+    return phases
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_game_and_search_both_play_a_variant_table(seed: int) -> None:
+    phases = _play_both(seed, NO_SECOND)
+    assert "second" not in phases
+    assert phases.count("respond") > phases.count("lead")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_game_and_search_both_play_the_real_table(seed: int) -> None:
+    assert "second" in _play_both(seed, TRANSITIONS)
+
+
+def test_a_variant_leaves_the_real_rules_untouched() -> None:
+    build_machine(NO_SECOND)
+    core.compile_table(NO_SECOND)
+    position = Position(trumps=["S", "H"], hands=[["7D", "8D"], ["6H", "AS"]], pile=[], to_act=0, phase="lead")
+    game = Game.from_position(position)
+    game.push(Lead(seat=0, card="7D"))
+    game.push(game.legal_moves()[0])  # seat 1 beats with its own trump, 6♥, and keeps A♠
+    assert game.phase == "second"
+    state = Game.from_position(position).core_state()
+    core.apply(state, core.Card.parse("7D"))
+    core.apply(state, core.Card.parse("6H"))
+    assert state.phase == core.SECOND
+
+
+def test_an_event_without_a_row_is_refused_and_changes_nothing() -> None:
+    no_deal = tuple(row for row in TRANSITIONS if row.trigger != "deal")
+    game = Game(RuleSet(), seed=3, machine=build_machine(no_deal))
+    game.push(ChooseTrump(seat=1, suit="H"))
+    game.push(ChooseTrump(seat=0, suit="S"))
+    before = (game.state(), len(game.events))
+    with pytest.raises(IllegalEvent) as refused:
+        game.push(game.sample_deal())
+    assert refused.value.refusal.code == "no_transition"
+    assert str(refused.value) == "the rules take no deal event in phase deal"
+    assert (game.state(), len(game.events)) == before

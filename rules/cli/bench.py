@@ -1,4 +1,10 @@
-"""``trumps bench [--json]``: plies per second of random duels, through the machine and through search."""
+"""``trumps bench [--json]``: plies per second of random duels, through the machine and through search.
+
+A third figure is the yardstick the search path is judged by: the duel's rules written
+straight into one loop on bit masks, with no table, no state object and no undo token
+(:func:`_lean_plies`). It runs in the same process, right after the other two, so that a
+busy machine slows all three alike; the report gives search / yardstick.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from typing import Annotated
 import typer
 
 from rules import core
+from rules.cards import mask_of
 from rules.events import ChooseTrump
 from rules.game import Game
 from rules.options import RuleSet
@@ -46,20 +53,74 @@ def _search_plies(seconds: float, seed: int) -> tuple[int, float]:
     return plies, time.perf_counter() - start
 
 
+def _lean_plies(seconds: float, seed: int) -> tuple[int, float]:
+    """Random duels in one hand-written loop: the yardstick, not the rules (a duel ends when a hand empties)."""
+    rng = random.Random(seed)
+    beaters, take_count, moves_of_mask, take, take_bit = (
+        core.BEATERS,
+        core.take_count,
+        core.moves_of_mask,
+        core.TAKE,
+        core.TAKE_BIT,
+    )
+    plies, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        hands = [mask_of(hand) for hand in core.deal_pack(2, 0, rng)]
+        pile: tuple[int, ...] = ()
+        seat, second = 1, False
+        seen = {(hands[0], hands[1], pile, seat): 1}
+        while True:
+            hand = hands[seat]
+            responding = bool(pile) and not second
+            mask = hand & beaters[seat][pile[-1]] | take_bit if responding else hand
+            moves = moves_of_mask(mask)
+            move = moves[int(rng.random() * len(moves))]
+            plies += 1
+            if move == take:
+                count = take_count(pile[-1], len(pile), seat)
+                for card in pile[-count:]:
+                    hand |= 1 << card
+                hands[seat] = hand
+                pile = pile[:-count]
+            else:
+                hand ^= 1 << move
+                hands[seat] = hand
+                pile += (move,)
+                if not hand:
+                    break
+                second = responding
+                if second:
+                    continue
+            seat ^= 1
+            key = (hands[0], hands[1], pile, seat)
+            count = seen.get(key, 0) + 1
+            seen[key] = count
+            if count >= core.REPETITIONS_FOR_DRAW:
+                break
+    return plies, time.perf_counter() - start
+
+
 def bench(
     seconds: Annotated[float, typer.Option(min=0.01, help="Seconds to run each path.")] = 3.0,
     seed: Annotated[int, typer.Option(help="Seed of the random duels.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
-    """Play random duels and print plies per second through the machine and through the search path."""
+    """Play random duels and print plies per second through the machine, the search path and the yardstick."""
     machine_plies, machine_time = _machine_plies(seconds, seed)
     search_plies, search_time = _search_plies(seconds, seed)
-    figures = {
+    lean_plies, lean_time = _lean_plies(seconds, seed)
+    search = search_plies / search_time
+    lean = lean_plies / lean_time
+    figures: dict[str, float] = {
         "machine_plies_per_s": round(machine_plies / machine_time),
-        "search_plies_per_s": round(search_plies / search_time),
+        "search_plies_per_s": round(search),
+        "lean_plies_per_s": round(lean),
+        "search_to_lean": round(search / lean, 2),
     }
     if as_json:
         typer.echo(json.dumps(figures))
         return
-    typer.echo(f"machine (Game.legal_moves + Game.push): {figures['machine_plies_per_s']:>9,} plies/s")
+    typer.echo(f"machine (Game.legal_moves + Game.push):  {figures['machine_plies_per_s']:>9,} plies/s")
     typer.echo(f"search  (core.legal_moves + core.apply): {figures['search_plies_per_s']:>9,} plies/s")
+    typer.echo(f"yardstick (one hand-written mask loop):  {figures['lean_plies_per_s']:>9,} plies/s")
+    typer.echo(f"search / yardstick: {figures['search_to_lean']:.2f}")

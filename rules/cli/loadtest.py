@@ -33,6 +33,8 @@ from typing import Annotated, Any
 
 import typer
 
+from rules.cli.extras import require_server
+
 
 @dataclass
 class _Tally:
@@ -256,6 +258,7 @@ def loadtest(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
     """Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."""
+    require_server("loadtest")
     started: list[subprocess.Popen[bytes]] = []
     urls = list(url or [])
     if not urls:

@@ -41,6 +41,7 @@ from rules.log import write_log
 from rules.match import Match
 from rules.options import RuleSet
 from rules.players import LEVELS, Player, hint, make_player
+from rules.refusal import Refusal
 
 
 def help_text() -> str:
@@ -69,12 +70,6 @@ The rules in brief:
   unless that last hand is one card that beats the top card: then the hand is a draw.
   So is a hand in which the same position comes round a third time.""")
 
-
-_CODE = re.compile(r"\b[6-9TJQKA][SHDC]\b")
-"""A card code inside one of the engine's messages, shown to you as a label (``QH`` as ``Q♥``)."""
-
-_SEAT = re.compile(r"\bseat (\d)('s)?")
-"""A seat inside one of the engine's messages, shown to you by name (``seat 0`` as ``you``)."""
 
 _EMOJI_STYLE = "\ufe0f"
 """The variation selector some keyboards add after a suit symbol (``♠️``); it means nothing here."""
@@ -395,43 +390,43 @@ class Session:
                 elif self.take_back():
                     return
                 continue
-            reason = game.refusal(event)
+            reason = game.refusal_of(event)
             if reason is not None:
-                self.say(Text(self._refused(event, reason), style="yellow"))
+                self.say(Text(self._refused(reason), style="yellow"))
                 continue
             self._marks.append(len(game.events))
             self._apply(event)
             return
 
-    def _refused(self, event: Event, reason: str) -> str:
-        """A refused decision in words. The engine's reason is an English sentence: it is shown as it is in
-        English; in another language the sentence is chosen by the kind of move refused and the phase (the
-        cards typed here are checked for being in your hand first, so a refused beat is a card that does not
-        beat, and a take in answer to a card is refused only by the must-beat rule)."""
+    def _refused(self, reason: Refusal) -> str:
+        """A refused decision in words, rendered from the refusal's data: in English the engine's sentence with
+        names and labels; in another language a sentence chosen by the refusal's code."""
         if language() == "en":
             return _("not allowed: {reason}").format(reason=self._in_words(reason))
-        game = self.game
-        top = terminal.label(game.pile[-1]) if game.pile else ""
-        if isinstance(event, Beat) and game.phase == "respond":
-            return _("not allowed: {card} does not beat {top}").format(card=terminal.label(event.card), top=top)
-        if isinstance(event, Take) and game.phase == "respond" and game.rules.must_beat:
-            return _("not allowed: you must beat {top} (must beat is on)").format(top=top)
-        if isinstance(event, Take) and game.phase == "second":
+        label = terminal.label
+        if reason.code in ("lower_card", "higher_trump_only", "not_suit_nor_trump"):
+            top, card = reason.cards
+            return _("not allowed: {card} does not beat {top}").format(card=label(card), top=label(top))
+        if reason.code == "must_beat":
+            return _("not allowed: you must beat {top} (must beat is on)").format(top=label(reason.cards[0]))
+        if reason.code == "wrong_move" and self.game.phase == "second":
             return _("not allowed: play your second card first")
-        if isinstance(event, Take) and game.phase == "lead":
+        if reason.code == "wrong_move" and self.game.phase == "lead":
             return _("not allowed: the pile is empty, lead a card")
         return _("not allowed now")
 
-    def _in_words(self, reason: str) -> str:
-        """An engine message as you read it: cards as labels, seats by name (``seat 0 cannot`` as ``you cannot``)."""
+    def _in_words(self, reason: Refusal) -> str:
+        """A refusal as you read it: cards as labels, seats by name (``seat 0 cannot`` as ``you cannot``)."""
 
-        def seat(found: re.Match[str]) -> str:
-            name = self.names[int(found[1])]
-            if name == "You":
-                return "your" if found[2] else "you"
-            return name + (found[2] or "")
+        def seat(number: int) -> str:
+            name = self.names[number]
+            return "you" if name == "You" else name
 
-        return _SEAT.sub(seat, _CODE.sub(lambda code: terminal.label(code[0]), reason))
+        def possessive(number: int) -> str:
+            name = self.names[number]
+            return "your" if name == "You" else name + "'s"
+
+        return reason.render(seat=seat, possessive=possessive, card=terminal.label)
 
     def _ask(self, prompt: str) -> str:
         line = self.read_line(prompt)

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from rules.cli.extras import require_server
+
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -49,18 +51,11 @@ def serve(
 
     Every limit can also be set as an environment variable TRUMPS_<NAME> (e.g. TRUMPS_RATE=10).
     """
-    try:
-        import uvicorn
+    require_server("serve")
+    import uvicorn
 
-        from rules.server.app import create_app
-    except ImportError as error:
-        typer.echo(
-            f"trumps serve: the server needs the 'server' extra ({error.name} is missing): "
-            "pip install 'your-trumps[server]'",
-            err=True,
-        )
-        raise typer.Exit(2) from None
     from rules.server import logs
+    from rules.server.app import create_app
     from rules.server.limits import Settings
     from rules.server.store import database_problem, is_postgres
 

@@ -165,9 +165,9 @@ class _RequestLog:
 # --- HTTP --------------------------------------------------------------------------------------------
 
 
-def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
+def _error(code: str, message: str, status: int | None = None, refusal: dict[str, Any] | None = None) -> JSONResponse:
     metrics.ERRORS.labels(code).inc()
-    body = ErrorMessage(code=code, message=message).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+    body = ErrorMessage(code=code, message=message, refusal=refusal).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
     return JSONResponse(body, status_code=status or _STATUS.get(code, 400))
 
 
@@ -257,7 +257,7 @@ async def _answer(
     try:
         return _ok(await act(await _body(request, model)))
     except Refused as refused:
-        return _error(refused.code, str(refused))
+        return _error(refused.code, str(refused), refusal=refused.refusal)
     except StoreUnavailable:
         return _error("unavailable", UNAVAILABLE, 503)
     except StoreError:
@@ -296,11 +296,14 @@ class _Session:
         self._refill = time.monotonic()
         self._over = 0
 
-    def error(self, code: str, message: str, event_no: int | None = None) -> None:
+    def error(
+        self, code: str, message: str, event_no: int | None = None, refusal: dict[str, Any] | None = None
+    ) -> None:
         metrics.ERRORS.labels(code).inc()
         fields = {"code": code, "table": self.ws.path_params.get("table_id"), "seat": self.conn.seat}
         log.info("refused %(code)s at table %(table)s, seat %(seat)s", fields, extra={"fields": fields})
-        self.conn.send(ErrorMessage(code=code, message=message, event_no=event_no).model_dump_json())  # type: ignore[arg-type]
+        error = ErrorMessage(code=code, message=message, event_no=event_no, refusal=refusal)  # type: ignore[arg-type]
+        self.conn.send(error.model_dump_json(exclude=None if refusal else {"refusal"}))
 
     async def run(self) -> None:
         writer = asyncio.get_running_loop().create_task(self._write())
@@ -367,7 +370,7 @@ class _Session:
             try:
                 await self._handle(parsed)
             except Refused as refused:
-                self.error(refused.code, str(refused), self.table.event_no if self.table else None)
+                self.error(refused.code, str(refused), self.table.event_no if self.table else None, refused.refusal)
             except StoreUnavailable:
                 self.error("unavailable", UNAVAILABLE, self.table.event_no if self.table else None)
             except StoreError:

@@ -335,6 +335,16 @@ ErrorCode = Literal[
 ]
 
 
+class RuleRefusal(_Message):
+    """Why the rules refuse a move, as data: a stable ``code``, the clause of docs/rules.md, the seat, the cards."""
+
+    code: str
+    clause: str
+    seat: int | None
+    cards: list[str]
+    message: str
+
+
 class ErrorMessage(_Message):
     """Something the client sent was refused; nothing changed. ``message`` says why in plain words."""
 
@@ -342,6 +352,7 @@ class ErrorMessage(_Message):
     code: ErrorCode
     message: str
     event_no: int | None = Field(default=None, description="The table's current event number, when relevant.")
+    refusal: RuleRefusal | None = Field(default=None, description="For code `illegal`: the rule that refused it.")
 
 
 class Pong(_Message):

@@ -74,9 +74,10 @@ Record = dict[str, Any]
 class Refused(Exception):
     """A request the table refuses; ``code`` is a protocol error code, the message plain words."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, refusal: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.refusal = refusal  # for code "illegal": the rules' refusal as data (see rules.refusal)
 
 
 class TableConfig(BaseModel):
@@ -443,7 +444,7 @@ class Table:
             try:
                 notifications = game.push(event)
             except IllegalEvent as error:
-                raise Refused("illegal", str(error)) from None
+                raise Refused("illegal", str(error), error.refusal.data()) from None
             try:
                 await asyncio.shield(self._append(no, stored))
             except StoreError as error:

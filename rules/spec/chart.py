@@ -1,11 +1,14 @@
 """The state chart, drawn from the ``transitions`` machine itself (:data:`rules.machine.MACHINE`).
 
 Nothing here restates the table: the rows are read back from the machine's events
-and transitions objects, so the chart shows exactly what the code runs.
+and transitions objects, which :func:`rules.machine.build_machine` made from the one
+table (:data:`rules.table.TRANSITIONS`) that the search path is compiled from too.
 
 >>> rows = chart_rows()
->>> rows[0]
-Row(trigger='position', source='trump_choice', dest='lead', conditions=('position_leads',))
+>>> rows[0].trigger, rows[0].source, rows[0].dest, rows[0].conditions
+('position', 'trump_choice', 'lead', ('position_leads',))
+>>> rows[0].callbacks
+('adopt_position', 'count_position')
 >>> print(mermaid().splitlines()[0])
 stateDiagram-v2
 """
@@ -17,8 +20,9 @@ import subprocess
 from typing import NamedTuple
 
 from rules.machine import MACHINE
+from rules.table import AUTOMATIC
 
-TRANSIENT = ("taking", "tie_check")
+TRANSIENT = tuple(AUTOMATIC)
 """States the machine passes through within one event (their exits fire from ``on_enter``)."""
 
 
@@ -29,6 +33,7 @@ class Row(NamedTuple):
     source: str
     dest: str
     conditions: tuple[str, ...]
+    callbacks: tuple[str, ...]
 
     @property
     def label(self) -> str:
@@ -50,11 +55,16 @@ def chart_rows() -> list[Row]:
         for source, transitions in event.transitions.items():
             for transition in transitions:
                 conditions = tuple(
-                    condition.func if condition.target else f"not {condition.func}"
+                    _name(condition.func) if condition.target else f"not {_name(condition.func)}"
                     for condition in transition.conditions
                 )
-                rows.append(Row(trigger, source, transition.dest, conditions))  # type: ignore[arg-type]
+                callbacks = tuple(_name(callback) for callback in transition.before)
+                rows.append(Row(trigger, source, transition.dest, conditions, callbacks))  # type: ignore[arg-type]
     return rows
+
+
+def _name(function: object) -> str:
+    return str(getattr(function, "__name__", function))
 
 
 def mermaid() -> str:

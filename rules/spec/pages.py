@@ -321,10 +321,11 @@ def _default(option: typer.core.TyperOption) -> str:
 
 def transitions_snippet() -> str:
     """The machine's transitions as a table, in the order they are tried."""
-    lines = [GENERATED_NOTE, "| from | trigger | condition | to |", "| --- | --- | --- | --- |"]
+    lines = [GENERATED_NOTE, "| from | trigger | condition | does | to |", "| --- | --- | --- | --- | --- |"]
     for row in chart_rows():
         condition = " and ".join(f"`{name}`" for name in row.conditions) or "*(otherwise)*"
-        lines.append(f"| `{row.source}` | `{row.trigger}` | {condition} | `{row.dest}` |")
+        does = ", ".join(f"`{name}`" for name in row.callbacks) or "—"
+        lines.append(f"| `{row.source}` | `{row.trigger}` | {condition} | {does} | `{row.dest}` |")
     lines.append("")
     lines.append(
         "States: " + ", ".join(f"`{name}`" + (" (transient)" if name in TRANSIENT else "") for name in states()) + "."

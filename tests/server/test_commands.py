@@ -58,16 +58,6 @@ def test_loadtest_spreads_duels_over_two_servers_on_postgresql() -> None:
     assert figures["opponent_latency_ms"]["p50"] > 0  # every move crossed from one process to the other
 
 
-def test_serve_without_the_server_extra_says_what_to_install() -> None:
-    # As if uvicorn were not installed: importing it fails.
-    code = "import sys; sys.modules['uvicorn'] = None; from rules.cli import main; main()"
-    result = subprocess.run([sys.executable, "-c", code, "serve"], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        "trumps serve: the server needs the 'server' extra (uvicorn is missing): pip install 'your-trumps[server]'"
-    ]
-
-
 def test_serve_logs_json_lines_with_the_flag(tmp_path: Path) -> None:
     server = ServedProcess(tmp_path / "log.sqlite3", {"TRUMPS_LOG_JSON": "1"}, log_level="info").start()
     try:

@@ -99,6 +99,8 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server: Server) -> Non
         illegal = illegal or {"type": "choose_trump", "seat": mover.seat, "suit": "S"}
         refused = await _error(mover, {"type": "move", "event": illegal, "last_seen": before})
         assert refused["code"] == "illegal" and f"seat {mover.seat}" in refused["message"]
+        assert refused["refusal"]["seat"] == mover.seat and refused["refusal"]["message"] == refused["message"]
+        assert refused["refusal"]["code"] in ("before_play", "trumps_chosen") and refused["refusal"]["clause"]
         spectator = Seat(url, None, None)
         await spectator.connect()
         await spectator.update()

@@ -1,0 +1,226 @@
+"""Between the events and pictures of a game (pydantic models, card codes, suit letters,
+phase names) and the lean state of :mod:`rules.core` (integers and bit masks), both ways.
+
+Every such conversion is written here once: suit letters, phase names, outcomes, events
+into the data the table's callbacks take, moves back into events, and the notifications
+read off what an event changed.
+
+>>> suit_number("D"), suit_letter(2)
+(2, 'D')
+>>> phase_number("respond"), phase_name(core.RESPOND)
+(3, 'respond')
+>>> outcome_model(("draw", "tie_check"), (1, 0)).model_dump()
+{'result': 'draw', 'reason': 'tie_check', 'out_order': [1, 0]}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+from rules import core
+from rules.cards import CARDS, CODES, SUIT_CHARS, codes_of_mask, mask_of
+from rules.events import (
+    Beat,
+    ChooseTrump,
+    Deal,
+    Event,
+    GameOver,
+    Lead,
+    Move,
+    Notification,
+    Position,
+    Second,
+    SeenPosition,
+    SixPassed,
+    SuitCode,
+    Take,
+    Took,
+    TurnPassed,
+    WentOut,
+)
+from rules.options import RuleSet
+from rules.state import Outcome, PhaseName
+
+CARD_NUMBERS = {code: card for card, code in enumerate(CODES)}
+"""Card index by code (``"TS"`` is 4)."""
+
+SUIT_LETTERS: tuple[SuitCode, ...] = ("S", "H", "D", "C")
+assert "".join(SUIT_LETTERS) == SUIT_CHARS
+
+
+def suit_number(letter: str) -> int:
+    return SUIT_CHARS.index(letter)
+
+
+def suit_letter(suit: int) -> SuitCode:
+    return SUIT_LETTERS[suit]
+
+
+def trump_letters(trumps: tuple[int, ...]) -> list[SuitCode | None]:
+    """Each seat's trump as a letter, ``None`` until chosen."""
+    return [None if suit == core.NO_TRUMP else SUIT_LETTERS[suit] for suit in trumps]
+
+
+def phase_number(name: str) -> int:
+    return core.PHASE_NUMBERS[name]
+
+
+def phase_name(phase: int) -> PhaseName:
+    return cast(PhaseName, core.PHASE_NAMES[phase])
+
+
+def card_numbers(codes: list[str]) -> list[int]:
+    return [CARD_NUMBERS[code] for code in codes]
+
+
+def position_key(hands: list[list[str]], pile: list[str], to_act: int, phase: str) -> core.PositionKey:
+    """A position written with card codes (a ``seen`` entry of a position line) as the engine's key."""
+    return (
+        tuple(mask_of(card_numbers(hand)) for hand in hands),
+        tuple(card_numbers(pile)),
+        to_act,
+        phase_number(phase),
+    )
+
+
+def seen_keys(position: Position) -> dict[core.PositionKey, int]:
+    """The repetition history a position line carries, as the engine counts it (log format §L4.5)."""
+    return {position_key(s.hands, s.pile, s.to_act, s.phase): s.count for s in position.seen or ()}
+
+
+def seen_positions(seen: dict[core.PositionKey, int]) -> list[SeenPosition]:
+    """The engine's repetition history as the ``seen`` entries of a position line (those counted at least once)."""
+    return [
+        SeenPosition(
+            hands=[codes_of_mask(hand) for hand in hands],
+            pile=[CODES[card] for card in pile],
+            to_act=to_act,
+            phase=cast(Literal["lead", "respond"], phase_name(phase)),
+            count=count,
+        )
+        for (hands, pile, to_act, phase), count in seen.items()
+        if count
+    ]
+
+
+# --- Outcomes ------------------------------------------------------------------------------
+
+
+def outcome_model(outcome: core.Outcome, out_order: tuple[int, ...]) -> Outcome:
+    """The core outcome as the :class:`~rules.state.Outcome` of states, views and notifications."""
+    result, detail = outcome
+    if result == "loss":
+        return Outcome(result="loss", loser=int(detail), out_order=list(out_order))
+    return Outcome(
+        result="draw", reason="repetition" if detail == "repetition" else "tie_check", out_order=list(out_order)
+    )
+
+
+def game_over(outcome: Outcome) -> GameOver:
+    """The notification of an ended game: the outcome without the order of going out."""
+    return GameOver(result=outcome.result, loser=outcome.loser, reason=outcome.reason)
+
+
+# --- Events into the data of the table's callbacks, and moves back into events -------------------
+
+
+def move_of(event: Event) -> int | None:
+    """The core move of a play event; ``None`` for the trump choice, the deal and a position."""
+    if isinstance(event, Take):
+        return core.TAKE
+    if isinstance(event, (Lead, Beat, Second)):
+        return CARD_NUMBERS[event.card]
+    return None
+
+
+def start_of_position(position: Position, rules: RuleSet) -> core.State:
+    """The state a ``position`` event starts (the table's ``adopt_position`` takes it over).
+
+    Seats with no cards have gone out: in the order the position's ``out_order`` gives, else in
+    seat order; its ``seen`` is the repetition history before it (log format §L4.4, §L4.5).
+    """
+    trumps = tuple(suit_number(suit) for suit in position.trumps)
+    start = core.State.setup(len(trumps), position.to_act, rules.must_beat, rules.pass_sixes)
+    start.trumps = trumps
+    start.hands = [mask_of(card_numbers(hand)) for hand in position.hands]
+    start.pile = tuple(card_numbers(position.pile))
+    start.phase = phase_number(position.phase)
+    gone = position.out_order
+    start.out_order = (
+        tuple(seat for seat, hand in enumerate(position.hands) if not hand) if gone is None else tuple(gone)
+    )
+    start.seen = seen_keys(position)
+    return start
+
+
+def event_data(event: Event, rules: RuleSet) -> Any:
+    """What the table's callbacks take for ``event``: a move, a suit, the dealt hands or a start state."""
+    if isinstance(event, ChooseTrump):
+        return suit_number(event.suit)
+    if isinstance(event, Deal):
+        return [mask_of(card_numbers(hand)) for hand in event.hands]
+    if isinstance(event, Position):
+        return start_of_position(event, rules)
+    return move_of(event)
+
+
+# Every play event exists once per seat and card; legal moves hand out these shared,
+# immutable objects instead of building new ones each time.
+_PLAY_EVENTS: dict[str, list[list[Move]]] = {
+    kind: [[model(seat=seat, card=code) for code in CODES] for seat in range(4)]
+    for kind, model in (("lead", Lead), ("beat", Beat), ("second", Second))
+}
+# The legal take says how many cards it takes (a log writer may add "count").
+_TAKE_EVENTS = [{count: Take(seat=seat, count=count) for count in range(1, 37)} for seat in range(4)]
+
+
+def move_events(state: core.State, mask: int, table: core.Compiled = core.RULES) -> list[Event]:
+    """The events of the moves in ``mask`` for the player to act: cards in pack order, the take last."""
+    seat = state.to_act
+    moves: list[Event] = []
+    cards = mask & ~core.TAKE_BIT
+    if cards:
+        kind = core.move_kind(state.phase, 0, table)
+        assert kind is not None
+        events = _PLAY_EVENTS[kind][seat]
+        moves += [events[card] for card in core.moves_of_mask(cards)]
+    if mask & core.TAKE_BIT:
+        pile = state.pile
+        moves.append(_TAKE_EVENTS[seat][core.take_count(pile[-1], len(pile), state.trumps[seat])])
+    return moves
+
+
+# --- Notifications: what the rules did on their own, read off the change --------------------------
+
+
+def notifications(event: Event, token: core.Undo | None, after: core.State, known: list[int]) -> list[Notification]:
+    """What ``event`` made the rules do, read off the state ``after`` it and, for a move, the undo ``token``
+    that holds what the move changed; updates the public knowledge ``known``."""
+    notes: list[Notification] = []
+    if isinstance(event, Deal):
+        dealt = [mask_of(card_numbers(hand)) for hand in event.hands]
+        for card in range(len(CODES)):
+            bit = 1 << card
+            giver = next((seat for seat, hand in enumerate(dealt) if hand & bit), None)
+            receiver = next((seat for seat, hand in enumerate(after.hands) if hand & bit), None)
+            if giver is not None and receiver is not None and giver != receiver:
+                known[receiver] |= bit
+                notes.append(SixPassed(card=CODES[card], from_seat=giver, to_seat=receiver))
+        return notes
+    move = move_of(event)
+    if move is None or token is None:
+        return notes
+    seat, _, pile, _, out_order, _, _ = token
+    if move == core.TAKE:
+        taken = pile[len(after.pile) :]
+        known[seat] |= mask_of(taken)
+        notes.append(Took(seat=seat, cards=[CARDS[c].code for c in taken], whole_pile=not after.pile))
+    else:
+        known[seat] &= ~(1 << move)
+        if len(after.out_order) > len(out_order):
+            notes.append(WentOut(seat=seat, place=len(after.out_order)))
+    if after.outcome is not None:
+        notes.append(game_over(outcome_model(after.outcome, after.out_order)))
+    elif after.to_act != seat:
+        notes.append(TurnPassed(seat=after.to_act, phase="lead" if after.phase == core.LEAD else "respond"))
+    return notes

@@ -1,0 +1,73 @@
+"""The transition table: the one place that says which phase comes next and who acts.
+
+Every row reads *trigger, source, destination, conditions, callbacks*. For one trigger
+in one source state the rows are tried in order; the first whose conditions all hold is
+taken: its callbacks run, in order, and the machine enters its destination. Conditions
+and callbacks are names of functions of :mod:`rules.core`, called as ``f(state, move)``:
+a condition is a pure question about the state and the incoming move (it changes
+nothing), a callback does the work of one rule. Every group of rows ends with a row
+without conditions, so a trigger the table lists for a state always finds its row.
+
+Two consumers read this table and nothing else for the order of phases: the
+``transitions`` machine that :class:`rules.game.Game` drives (:mod:`rules.machine`), and
+the search path :func:`rules.core.apply`, compiled from it at import into plain lookups.
+
+A **transient** state is left within the same event, by its automatic trigger
+(:data:`AUTOMATIC`): the passing of sixes after the deal, and the tie check when one
+player is left holding cards.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Row(NamedTuple):
+    """One transition of the table."""
+
+    trigger: str
+    source: str
+    dest: str
+    conditions: tuple[str, ...] = ()
+    callbacks: tuple[str, ...] = ()
+
+
+STATES = ("trump_choice", "deal", "lead", "respond", "second", "finished", "sixes", "tie_check")
+"""Every state, in the order of :data:`rules.core.PHASE_NAMES` (the phase numbers) and then the transient ones."""
+
+INITIAL = "trump_choice"
+
+AUTOMATIC = {"sixes": "pass_sixes", "tie_check": "tie_check"}
+"""Transient states and the trigger each fires on entry, within the same event."""
+
+PLAY = ("lead", "beat", "second", "take")
+"""The triggers of moves in play (the search path's moves)."""
+
+TRANSITIONS: tuple[Row, ...] = (
+    # Setup (rules §2.1, §2.2): a position instead of all of it, or trump choice, deal, sixes.
+    Row("position", "trump_choice", "lead", ("position_leads",), ("adopt_position", "count_position")),
+    Row("position", "trump_choice", "respond", ("position_responds",), ("adopt_position", "count_position")),
+    Row("position", "trump_choice", "second", (), ("adopt_position",)),
+    Row("choose_trump", "trump_choice", "deal", ("last_trump_choice",), ("record_trump",)),
+    Row("choose_trump", "trump_choice", "trump_choice", (), ("record_trump",)),
+    Row("deal", "deal", "sixes", (), ("deal_hands",)),
+    Row("pass_sixes", "sixes", "lead", ("sixes_pass",), ("pass_sixes", "count_position")),
+    Row("pass_sixes", "sixes", "lead", (), ("count_position",)),
+    # Play (§2.3-§2.7, §3): who answers, the second card, the re-lead, going out, the draws.
+    Row("lead", "lead", "tie_check", ("leaves_one_player",), ("play_card",)),
+    Row("lead", "lead", "finished", ("comes_round_third_time",), ("play_card", "pass_turn", "draw_by_repetition")),
+    Row("lead", "lead", "respond", (), ("play_card", "pass_turn")),
+    Row("beat", "respond", "second", ("beater_keeps_cards",), ("play_card",)),
+    Row("beat", "respond", "tie_check", ("leaves_one_player",), ("play_card",)),
+    Row("beat", "respond", "finished", ("comes_round_third_time",), ("play_card", "pass_turn", "draw_by_repetition")),
+    Row("beat", "respond", "respond", (), ("play_card", "pass_turn")),
+    Row("second", "second", "tie_check", ("leaves_one_player",), ("play_card",)),
+    Row("second", "second", "finished", ("comes_round_third_time",), ("play_card", "pass_turn", "draw_by_repetition")),
+    Row("second", "second", "respond", (), ("play_card", "pass_turn")),
+    Row("take", "respond", "finished", ("comes_round_third_time",), ("take_cards", "pass_turn", "draw_by_repetition")),
+    Row("take", "respond", "lead", ("takes_whole_pile",), ("take_cards", "pass_turn")),
+    Row("take", "respond", "respond", (), ("take_cards", "pass_turn")),
+    Row("tie_check", "tie_check", "finished", ("last_card_beats",), ("draw_by_tie_check",)),
+    Row("tie_check", "tie_check", "finished", (), ("last_holder_loses",)),
+)
+"""The rules' order of phases, row by row (see the module docstring for how a row is read)."""
