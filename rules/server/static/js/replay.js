@@ -99,6 +99,7 @@ class ReplayBoard {
 
   showOpener(problem = "") {
     this.replay = null;
+    this.generation += 1; // the evaluations still under way were the closed log's
     const picker = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson,text/plain", class: "file-input", "aria-label": t("replay.pick") });
     picker.addEventListener("change", async () => {
       const file = picker.files?.[0];
