@@ -4,7 +4,8 @@ For every language the browser asks for it (Accept-Language), a person plays a w
 against the computer through the page, and at each look: the page is in that language (no
 English word on screen, in a label or a tooltip, card indices apart), and nothing sticks
 out sideways. A pseudo-locale (every letter accented, every message a third longer) finds
-words that do not come from the catalogs at all. Screenshots: artifacts/screenshots/lang-*.png.
+words that do not come from the catalogs at all. The analysis board (/replay) gets the same
+looks over a short log, stepped a few positions. Screenshots: artifacts/screenshots/lang-*.png.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ import pytest
 from browser_helpers import Person, Server, create_table, play_until_over, screenshot
 from playwright.sync_api import Browser, Page, Route
 
-CATALOGS = Path(__file__).resolve().parents[2] / "rules" / "server" / "static" / "i18n"
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGS = ROOT / "rules" / "server" / "static" / "i18n"
+# A three-player position two moves from its end: the board shows the estimate (the solver plays duels only).
+SHORT_LOG = ROOT / "spec" / "vectors" / "go_out_with_second_card.jsonl"
 LANGUAGES = ["en", "ro", "fi", "cs", "ky", "ru"]
 PHONE = {"width": 320, "height": 640}
 NAMES = {"en": "Cleo", "ro": "Ioana", "fi": "Aino", "cs": "Jana", "ky": "Айгүл", "ru": "Ваня", "en-XA": "Ŋőŕå"}
@@ -95,9 +99,10 @@ def pseudo_catalog() -> dict[str, Any]:
 class Looks:
     """Each look at the page: what is shown in a language other than the page's, and any sideways overflow."""
 
-    def __init__(self, page: Page, lang: str) -> None:
+    def __init__(self, page: Page, lang: str, neutral: tuple[str, ...] = ()) -> None:
         self.page = page
         self.lang = lang
+        self.neutral = neutral  # shown text that is the same in every language (a log's JSON)
         self.stray: dict[str, set[str]] = {}
         self.overflow: dict[str, int] = {}
         self.forbidden = english_words(lang) if lang != "en-XA" else set()
@@ -107,7 +112,7 @@ class Looks:
         # The table's id (in the title) and the names people gave are not the page's words.
         table = self.page.evaluate("new URLSearchParams(location.search).get('table') || ''")
         shown = shown.replace(table, " ") if table else shown
-        for name in NAMES.values():
+        for name in (*NAMES.values(), *self.neutral):
             shown = shown.replace(name, " ")
         if self.lang == "en-XA":
             # Everything from a catalog is accented: plain Latin words were written in the code.
@@ -165,6 +170,35 @@ def test_a_hand_in_each_language_on_a_phone(server: Server, browser: Browser, la
         screenshot(page, f"lang-{lang}-end")
         assert looks.stray == {}, f"{lang}: words not in the page's language"
         assert looks.overflow == {}, f"{lang}: wider than a 320-pixel screen by (pixels)"
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", [*LANGUAGES, "en-XA"])
+def test_the_analysis_board_in_each_language_on_a_phone(server: Server, browser: Browser, lang: str) -> None:
+    context, page = phone_page(browser, lang)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{server.url}/replay")
+        page.wait_for_selector("textarea.paste")
+        assert page.evaluate("document.documentElement.lang") == lang
+        # The example in the paste box is a log line, the same in every language.
+        looks = Looks(page, lang, neutral=(page.get_attribute("textarea.paste", "placeholder") or "",))
+        looks.look("opener")
+        page.fill("textarea.paste", SHORT_LOG.read_text(encoding="utf-8"))
+        page.click(".open-pasted")
+        page.wait_for_selector(".replay-layout")
+        page.keyboard.press("Home")
+        for ply in range(3):
+            if ply:
+                page.keyboard.press("ArrowRight")
+            page.wait_for_selector(f".replay-layout[data-ply='{ply}'] .evaluation:not([data-kind='pending'])")
+            looks.look(f"position {ply}")
+        screenshot(page, f"lang-{lang}-replay")
+        assert looks.stray == {}, f"{lang}: words not in the page's language on the analysis board"
+        assert looks.overflow == {}, f"{lang}: the analysis board is wider than a 320-pixel screen by (pixels)"
         assert errors == []
     finally:
         context.close()

@@ -115,3 +115,18 @@ export function translatePage(root) {
     }
   }
 }
+
+/** The language picker in the top bar (#language, on every page): each language under its own name. */
+export function languagePicker(current) {
+  const select = document.getElementById("language");
+  if (!select) return;
+  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    option.selected = code === current;
+    return option;
+  }));
+  select.addEventListener("change", () => chooseLanguage(select.value));
+}

@@ -71,7 +71,7 @@ export function logLink(handEnd, tableId) {
 /** A link to the hand on the analysis board: every hand face up, each position evaluated. */
 export function reviewLink(handEnd, tableId) {
   const url = `/replay?table=${encodeURIComponent(tableId)}&hand=${handEnd.hand}`;
-  return h("a", { class: "btn small review-link", href: url, target: "_blank", rel: "noopener" }, "Review the hand");
+  return h("a", { class: "btn small review-link", href: url, target: "_blank", rel: "noopener" }, t("outcome.review"));
 }
 
 export function capitalize(text) {

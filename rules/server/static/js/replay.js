@@ -6,84 +6,41 @@
 // The rules run on the server only: POST /api/replay gives every ply's state and legal moves.
 
 import { cardLabel, makeCard, suitName, suitSymbol } from "./cards.js";
+import { languagePicker, language, loadLanguage, t } from "./i18n.js";
 import { trumpBadge } from "./parts.js";
 import { h, showToast } from "./ui.js";
-import { eventLine, notificationLine } from "./words.js";
-
-// Every string this page shows, in English, so that they can move into the message catalogs.
-const TEXT = {
-  title: "Analysis board",
-  intro: "Open a game's log (one JSON object a line, as trumps play and the tables save them) to step through it with every hand face up.",
-  drop: "Drop a log file here, or",
-  pick: "choose a file",
-  paste: "Or paste a log:",
-  open: "Open the pasted log",
-  reading: "Reading the log…",
-  openAnother: "Open another log",
-  badLog: "This log cannot be replayed: {reason}",
-  noHand: "This hand's log could not be fetched: {reason}",
-  start: "Start",
-  first: "First position (Home)",
-  prev: "Previous move (←)",
-  next: "Next move (→)",
-  last: "Last position (End)",
-  ply: "Position {ply} of {total}",
-  slider: "Position in the game",
-  moves: "Moves",
-  seat: "Seat {n}",
-  toAct: "to act",
-  out: "out",
-  cards: "{n} cards",
-  oneCard: "1 card",
-  pile: "Pile",
-  emptyPile: "The pile is empty.",
-  noTrump: "no trump yet",
-  trumpOf: "Trump: {suit}",
-  phase: { trump_choice: "choosing trumps", deal: "waiting for the deal", lead: "lead", respond: "respond", second: "second card", finished: "game over" },
-  whoseTurn: "{seat} to act: {phase}.",
-  over: "The game is over.",
-  evaluation: "Evaluation",
-  analysing: "Analysing…",
-  busy: "The analysis is busy; trying again…",
-  exact: "Exact: {seat} {result}.",
-  results: { 1: "wins", 0: "draws", "-1": "loses" },
-  estimate: "Estimate: {seat} wins about {percent}% (from {samples} playouts; {reason}).",
-  none: "Nothing to evaluate yet: {reason}.",
-  finalLoss: "{seat} lost.",
-  finalDraw: "The game was drawn.",
-  best: "Best: {moves}",
-  take: "take",
-  graph: "Evaluation over the game, for seat 1 (top: seat 1 wins; bottom: seat 2 wins)",
-  blunder: "turned a won position into a lost one",
-  mistake: "gave away a win or a draw",
-  link: "Copy a link to this position",
-  linkCopied: "Link copied.",
-  linkLocal: "Link copied; it opens this position only in this browser (the log is not on the server).",
-  playOn: "Play on from here",
-  playingOn: "You play {seat} from here against the computer ({level}). Click a highlighted card.",
-  stopPlaying: "Back to the game",
-  thinking: "The computer is thinking…",
-  download: "Download the log",
-  handOf: "Hand {hand} of table {table}",
-  previousHand: "Previous hand",
-  nextHand: "Next hand",
-};
-
-/** `format("{n} cards", {n: 3})` -> "3 cards". */
-function format(template, params = {}) {
-  return template.replace(/\{(\w+)\}/g, (_, key) => String(params[key] ?? ""));
-}
+import { errorText, eventLine, notificationLine } from "./words.js";
 
 const SAVED = "trumps:replay-log";
 const LEVEL = "medium";
 
 function seatLabel(seat) {
-  return format(TEXT.seat, { n: seat + 1 });
+  return t("seat.n", { n: seat + 1 });
 }
 
+/** A winning chance (0..1) written the language's way ("57%", "57 %"). */
+function percent(chance) {
+  return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 }).format(chance);
+}
+
+/** A move as the evaluation lists it ("lead 9♥", "take"). */
 function moveWords(event) {
-  if (event.type === "take") return TEXT.take;
-  return `${event.type} ${cardLabel(event.card)}`;
+  if (event.type === "take") return t("replay.move.take");
+  return t(`replay.move.${event.type}`, { card: cardLabel(event.card) });
+}
+
+/**
+ * Why the server refused a log, in the page's language: the server's own English sentence
+ * (which names the line) for English readers, the code's message for the others.
+ */
+function refusal(error) {
+  return language() === "en" && error.message ? error.message : errorText(error);
+}
+
+/** Why a position has no exact value, from the position itself (the server's reason is English prose). */
+function reasonText(found, state) {
+  if (found.kind === "none") return t(state.phase === "trump_choice" ? "replay.reason.blind" : "replay.reason.not_dealt");
+  return t(state.hands.length > 2 ? "replay.reason.duel_only" : "replay.reason.no_exact");
 }
 
 function sameMove(a, b) {
@@ -119,14 +76,17 @@ class ReplayBoard {
     const params = new URLSearchParams(location.search);
     if (params.get("table") && params.get("hand")) {
       this.source = { table: params.get("table"), hand: params.get("hand") };
-      this.root.replaceChildren(h("p", { class: "loading" }, TEXT.reading));
+      this.root.replaceChildren(h("p", { class: "loading" }, t("replay.reading")));
       try {
         const url = `/api/tables/${encodeURIComponent(this.source.table)}/hands/${encodeURIComponent(this.source.hand)}/log`;
         const response = await fetch(url);
-        if (!response.ok) throw new Error((await response.json().catch(() => ({}))).message || response.statusText);
+        if (!response.ok) {
+          const data = await response.json().catch(() => ({}));
+          throw Object.assign(new Error(data.message || response.statusText), { code: data.code });
+        }
         await this.open(await response.text());
       } catch (error) {
-        this.showOpener(format(TEXT.noHand, { reason: error.message }));
+        this.showOpener(t("replay.no_hand", { reason: refusal(error) }));
       }
       return;
     }
@@ -139,13 +99,14 @@ class ReplayBoard {
 
   showOpener(problem = "") {
     this.replay = null;
-    const picker = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson,text/plain", class: "file-input", "aria-label": TEXT.pick });
+    this.generation += 1; // the evaluations still under way were the closed log's
+    const picker = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson,text/plain", class: "file-input", "aria-label": t("replay.pick") });
     picker.addEventListener("change", async () => {
       const file = picker.files?.[0];
       if (file) await this.open(await file.text());
     });
-    const pickLabel = h("label", { class: "btn small" }, TEXT.pick, picker);
-    const zone = h("div", { class: "drop-zone", tabindex: "0" }, h("p", {}, TEXT.drop, " ", pickLabel));
+    const pickLabel = h("label", { class: "btn small" }, t("replay.pick"), picker);
+    const zone = h("div", { class: "drop-zone", tabindex: "0" }, h("p", {}, t("replay.drop"), " ", pickLabel));
     zone.addEventListener("dragover", (event) => {
       event.preventDefault();
       zone.classList.add("over");
@@ -158,16 +119,16 @@ class ReplayBoard {
       const text = file ? await file.text() : event.dataTransfer?.getData("text/plain");
       if (text) await this.open(text);
     });
-    const area = h("textarea", { class: "paste", rows: "6", spellcheck: "false", "aria-label": TEXT.paste, placeholder: '{"type":"start","format":1,"players":2,"dealer":0}' });
-    const open = h("button", { type: "button", class: "btn primary open-pasted" }, TEXT.open);
+    const area = h("textarea", { class: "paste", rows: "6", spellcheck: "false", "aria-label": t("replay.paste"), placeholder: '{"type":"start","format":1,"players":2,"dealer":0}' });
+    const open = h("button", { type: "button", class: "btn primary open-pasted" }, t("replay.open"));
     open.addEventListener("click", () => this.open(area.value));
     this.root.replaceChildren(
       h("section", { class: "opener panel" },
-        h("h1", {}, TEXT.title),
-        h("p", {}, TEXT.intro),
+        h("h1", {}, t("replay.title")),
+        h("p", {}, t("replay.intro")),
         problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
         zone,
-        h("p", {}, TEXT.paste),
+        h("p", {}, t("replay.paste")),
         area,
         h("p", {}, open)),
     );
@@ -179,7 +140,7 @@ class ReplayBoard {
       replay = await postJson("/api/replay", { log: text });
     } catch (error) {
       if (quiet) sessionStorage.removeItem(SAVED);
-      this.showOpener(format(TEXT.badLog, { reason: error.message }));
+      this.showOpener(t("replay.bad_log", { reason: refusal(error) }));
       return;
     }
     if (!this.source) sessionStorage.setItem(SAVED, text);
@@ -208,25 +169,25 @@ class ReplayBoard {
       node.addEventListener("click", action);
       return node;
     };
-    this.slider = h("input", { type: "range", min: "0", max: String(total), value: String(this.ply), class: "ply-slider", "aria-label": TEXT.slider });
+    this.slider = h("input", { type: "range", min: "0", max: String(total), value: String(this.ply), class: "ply-slider", "aria-label": t("replay.slider") });
     this.slider.addEventListener("input", () => this.go(Number(this.slider.value)));
     this.counter = h("span", { class: "ply-counter", "aria-live": "polite" });
     const controls = h("div", { class: "controls" },
-      button(TEXT.first, "|◀", () => this.go(0), "first"),
-      button(TEXT.prev, "◀", () => this.go(this.ply - 1), "prev"),
+      button(t("replay.first"), "|◀", () => this.go(0), "first"),
+      button(t("replay.prev"), "◀", () => this.go(this.ply - 1), "prev"),
       this.slider,
-      button(TEXT.next, "▶", () => this.go(this.ply + 1), "next"),
-      button(TEXT.last, "▶|", () => this.go(this.replay.plies.length - 1), "last"),
+      button(t("replay.next"), "▶", () => this.go(this.ply + 1), "next"),
+      button(t("replay.last"), "▶|", () => this.go(this.replay.plies.length - 1), "last"),
       this.counter);
-    this.board = h("section", { class: "board felt", "aria-label": TEXT.title });
+    this.board = h("section", { class: "board felt", "aria-label": t("replay.title") });
     this.narration = h("ul", { class: "narration", "aria-live": "polite" });
     this.evaluationBox = h("div", { class: "evaluation", "aria-live": "polite" });
     this.graph = h("div", { class: "graph" });
     this.moveList = h("ol", { class: "move-list", start: "1" });
     this.playBox = h("div", { class: "play-on-box" });
-    const linkButton = h("button", { type: "button", class: "btn small copy-link" }, TEXT.link);
+    const linkButton = h("button", { type: "button", class: "btn small copy-link" }, t("replay.link"));
     linkButton.addEventListener("click", () => this.copyLink());
-    const another = h("button", { type: "button", class: "btn small another" }, TEXT.openAnother);
+    const another = h("button", { type: "button", class: "btn small another" }, t("replay.open_another"));
     another.addEventListener("click", () => {
       sessionStorage.removeItem(SAVED);
       history.replaceState(null, "", "/replay");
@@ -234,23 +195,23 @@ class ReplayBoard {
       this.showOpener();
     });
     const text = this.replay.lines.join("\n") + "\n";
-    const download = h("a", { class: "btn small", download: "game.jsonl", href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })) }, TEXT.download);
-    this.playButton = h("button", { type: "button", class: "btn small play-on" }, TEXT.playOn);
+    const download = h("a", { class: "btn small", download: "game.jsonl", href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })) }, t("replay.download"));
+    this.playButton = h("button", { type: "button", class: "btn small play-on" }, t("replay.play_on"));
     this.playButton.addEventListener("click", () => (this.playing ? this.stopPlaying() : this.playOn()));
     // A hand of an online table: the table's other hands are a link away (those not over are refused, saying so).
     const hands = this.source ? h("p", { class: "table-hands" },
-      h("strong", {}, format(TEXT.handOf, { hand: this.source.hand, table: this.source.table })), " ",
-      Number(this.source.hand) > 1 ? h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) - 1) }, TEXT.previousHand) : null, " ",
-      h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) + 1) }, TEXT.nextHand)) : null;
+      h("strong", {}, t("replay.hand_of", { hand: this.source.hand, table: this.source.table })), " ",
+      Number(this.source.hand) > 1 ? h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) - 1) }, t("replay.previous_hand")) : null, " ",
+      h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) + 1) }, t("replay.next_hand"))) : null;
     this.root.replaceChildren(
       hands ?? "",
       h("div", { class: "replay-layout" },
         h("div", { class: "replay-main" }, this.board, controls, this.narration),
         h("aside", { class: "replay-side panel" },
-          h("h2", {}, TEXT.evaluation), this.evaluationBox, this.graph,
+          h("h2", {}, t("replay.evaluation")), this.evaluationBox, this.graph,
           h("div", { class: "tools" }, linkButton, this.playButton, download, another),
           this.playBox,
-          h("h2", {}, TEXT.moves), this.moveList)),
+          h("h2", {}, t("replay.moves")), this.moveList)),
     );
     this.drawMoveList();
   }
@@ -274,9 +235,9 @@ class ReplayBoard {
     if (event.type === "deal") return eventLine({ type: "deal", hand_sizes: event.hands.map((hand) => hand.length) }, [], null);
     if (event.type === "take") {
       const took = ply.notifications.find((note) => note.type === "took");
-      return took ? notificationLine(took, [], null) : `${seatLabel(event.seat)}: ${TEXT.take}`;
+      return took ? notificationLine(took, [], null) : t("replay.seat_takes", { seat: seatLabel(event.seat) });
     }
-    if (event.type === "position") return TEXT.start;
+    if (event.type === "position") return t("replay.start");
     return eventLine(event, [], null) ?? event.type;
   }
 
@@ -298,7 +259,7 @@ class ReplayBoard {
     if (!fromHash && !this.playing) history.replaceState(null, "", `${location.pathname}${location.search}#ply=${this.ply}`);
     this.slider.max = String(total);
     this.slider.value = String(this.ply);
-    this.counter.textContent = format(TEXT.ply, { ply: this.ply, total });
+    this.counter.textContent = t("replay.ply", { ply: this.ply, total });
     this.root.querySelector(".replay-layout").dataset.ply = String(this.ply);
     this.drawBoard();
     this.drawNarration();
@@ -327,32 +288,32 @@ class ReplayBoard {
         const card = makeCard(code, move ? "button" : "div");
         if (move) {
           card.classList.add("playable");
-          card.setAttribute("aria-label", `${move.type} ${cardLabel(code)}`);
+          card.setAttribute("aria-label", moveWords(move));
           card.addEventListener("click", () => this.playMove(move));
         }
         return card;
       }));
-      const count = hand.length === 1 ? TEXT.oneCard : format(TEXT.cards, { n: hand.length });
+      const count = t("seat.cards", { count: hand.length });
       return h("div", { class: `replay-seat${seat === state.to_act ? " acting" : ""}`, "data-seat": String(seat) },
         h("div", { class: "seat-head" },
           h("strong", {}, seatLabel(seat)),
-          h("span", { class: "seat-trump", title: trump ? format(TEXT.trumpOf, { suit: suitName(trump) }) : TEXT.noTrump }, trumpBadge(trump), " ", trump ? `${suitSymbol(trump)} ${suitName(trump)}` : TEXT.noTrump),
+          h("span", { class: "seat-trump", title: trump ? t("trump.badge", { suit: suitName(trump) }) : t("replay.no_trump") }, trumpBadge(trump), " ", trump ? `${suitSymbol(trump)} ${suitName(trump)}` : t("replay.no_trump")),
           h("span", { class: "seat-count" }, count),
-          seat === state.to_act ? h("span", { class: "to-act" }, TEXT.toAct) : null,
-          out ? h("span", { class: "went-out" }, TEXT.out) : null),
+          seat === state.to_act ? h("span", { class: "to-act" }, t("seat.to_play")) : null,
+          out ? h("span", { class: "went-out" }, t("replay.out")) : null),
         cards);
     });
     const take = mine ? legal.find((event) => event.type === "take") : null;
-    const takeButton = take ? h("button", { type: "button", class: "btn primary take-btn" }, `${TEXT.take} ${take.count ?? ""}`.trim()) : null;
+    const takeButton = take ? h("button", { type: "button", class: "btn primary take-btn" }, take.count ? t("take.button_n", { count: take.count }) : t("take.button")) : null;
     takeButton?.addEventListener("click", () => this.playMove(take));
-    const pile = h("div", { class: "open-pile", "aria-label": TEXT.pile },
-      h("strong", {}, `${TEXT.pile} (${state.pile.length})`),
-      state.pile.length ? h("div", { class: "pile-cards" }, ...state.pile.map((code) => makeCard(code))) : h("span", { class: "dim" }, TEXT.emptyPile),
+    const pile = h("div", { class: "open-pile", "aria-label": t("replay.pile") },
+      h("strong", {}, t("replay.pile_count", { count: state.pile.length })),
+      state.pile.length ? h("div", { class: "pile-cards" }, ...state.pile.map((code) => makeCard(code))) : h("span", { class: "dim" }, t("replay.empty_pile")),
       takeButton);
-    const phase = TEXT.phase[state.phase] ?? state.phase;
+    const phase = t(`replay.phase.${state.phase}`);
     const status = state.to_act === null || state.to_act === undefined
-      ? (state.phase === "finished" ? TEXT.over : phase)
-      : format(TEXT.whoseTurn, { seat: seatLabel(state.to_act), phase });
+      ? (state.phase === "finished" ? t("replay.over") : phase)
+      : t("replay.whose_turn", { seat: seatLabel(state.to_act), phase });
     this.board.dataset.phase = state.phase;
     this.board.dataset.toAct = String(state.to_act ?? "");
     this.board.dataset.players = String(players);
@@ -430,25 +391,26 @@ class ReplayBoard {
     const found = this.evaluations.get(this.ply);
     this.evaluationBox.dataset.kind = found ? found.kind : "pending";
     if (!found) {
-      this.evaluationBox.replaceChildren(h("p", { class: "dim" }, TEXT.analysing));
+      this.evaluationBox.replaceChildren(h("p", { class: "dim" }, t("replay.analysing")));
       return;
     }
     const who = found.seat === null || found.seat === undefined ? "" : seatLabel(found.seat);
+    const { state } = this.replay.plies[this.ply];
     let headline;
-    if (found.kind === "exact") headline = format(TEXT.exact, { seat: who, result: TEXT.results[found.value] });
+    if (found.kind === "exact") headline = t(`replay.exact.${found.value}`, { seat: who });
     else if (found.kind === "estimate") {
-      headline = format(TEXT.estimate, { seat: who, percent: Math.round(found.scores[found.seat] * 100), samples: found.samples, reason: found.reason });
-    } else if (found.kind === "none") headline = format(TEXT.none, { reason: found.reason });
+      headline = t("replay.estimate", { seat: who, percent: percent(found.scores[found.seat]), count: found.samples, reason: reasonText(found, state) });
+    } else if (found.kind === "none") headline = t("replay.none", { reason: reasonText(found, state) });
     else {
       const loser = found.scores.indexOf(0);
-      headline = loser >= 0 && found.scores.some((score) => score === 1) ? format(TEXT.finalLoss, { seat: seatLabel(loser) }) : TEXT.finalDraw;
+      headline = loser >= 0 && found.scores.some((score) => score === 1) ? t("replay.final_loss", { seat: seatLabel(loser) }) : t("replay.final_draw");
     }
     const parts = [h("p", { class: "headline" }, headline)];
-    if (found.best?.length) parts.push(h("p", { class: "best" }, format(TEXT.best, { moves: found.best.map(moveWords).join(", ") })));
+    if (found.best?.length) parts.push(h("p", { class: "best" }, t("replay.best", { moves: found.best.map(moveWords).join(", ") })));
     if (found.moves?.length) {
       const list = h("ul", { class: "move-values" });
       for (const entry of found.moves) {
-        const value = found.kind === "exact" ? TEXT.results[entry.value] : `${Math.round(entry.value * 100)}%`;
+        const value = found.kind === "exact" ? t(`replay.result.${entry.value}`) : percent(entry.value);
         list.append(h("li", {}, `${moveWords(entry.move)}: ${value}`));
       }
       parts.push(list);
@@ -466,7 +428,7 @@ class ReplayBoard {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", TEXT.graph);
+    svg.setAttribute("aria-label", t("replay.graph"));
     svg.setAttribute("class", "eval-graph");
     const points = [];
     for (let ply = 0; ply <= total; ply += 1) {
@@ -522,7 +484,7 @@ class ReplayBoard {
       const kind = found.get(Number(item.dataset.ply));
       item.classList.toggle("blunder", kind === "blunder");
       item.classList.toggle("mistake", kind === "mistake");
-      item.title = kind ? TEXT[kind] : "";
+      item.title = kind ? t(`replay.${kind}`) : "";
     }
   }
 
@@ -532,7 +494,7 @@ class ReplayBoard {
     const url = `${location.origin}/replay${location.search}#ply=${this.ply}`;
     try {
       await navigator.clipboard.writeText(url);
-      showToast(this.source ? TEXT.linkCopied : TEXT.linkLocal);
+      showToast(this.source ? t("replay.link_copied") : t("replay.link_local"));
     } catch {
       showToast(url);
     }
@@ -547,8 +509,8 @@ class ReplayBoard {
     this.evaluations = new Map([...this.evaluations].filter(([ply]) => ply <= this.ply));
     this.generation += 1;
     this.replay = { ...this.replay, lines: this.replay.lines.slice(0, this.ply + 1), plies: this.replay.plies.slice(0, this.ply + 1) };
-    this.playButton.textContent = TEXT.stopPlaying;
-    this.playBox.replaceChildren(h("p", { class: "playing" }, format(TEXT.playingOn, { seat: seatLabel(state.to_act), level: LEVEL })));
+    this.playButton.textContent = t("replay.stop_playing");
+    this.playBox.replaceChildren(h("p", { class: "playing" }, t("replay.playing_on", { seat: seatLabel(state.to_act), level: t(`level.${LEVEL}`) })));
     this.drawMoveList();
     this.go(this.ply);
   }
@@ -559,7 +521,7 @@ class ReplayBoard {
     this.evaluations = this.savedEvaluations;
     this.generation += 1;
     this.evaluateAll(this.generation);
-    this.playButton.textContent = TEXT.playOn;
+    this.playButton.textContent = t("replay.play_on");
     this.playBox.replaceChildren();
     this.drawMoveList();
     this.markMistakes();
@@ -578,7 +540,7 @@ class ReplayBoard {
         if (!this.playing || generation !== this.generation) return;
         await this.extend(answer.move);
       } catch (error) {
-        showToast(error.message, "error");
+        showToast(errorText(error), "error");
         break;
       } finally {
         delete this.playBox.dataset.thinking;
@@ -595,9 +557,10 @@ class ReplayBoard {
       this.go(replay.plies.length - 1);
       this.evaluateAll(this.generation);
     } catch (error) {
-      showToast(error.message, "error");
+      showToast(errorText(error), "error");
     }
   }
 }
 
+languagePicker(await loadLanguage());
 new ReplayBoard(document.getElementById("replay")).start();
