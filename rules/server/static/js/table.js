@@ -184,7 +184,7 @@ export class TableScreen {
       forgetSeat(this.tableId);
       this.connection.useToken(null);
     }
-    showToast(errorText(message, this.update?.seats, this.mySeat), "error");
+    showToast(errorText(message), "error");
     this.render();
   }
 
@@ -259,7 +259,7 @@ export class TableScreen {
       this.connection.useToken(joined.token);
       showToast(t("table.sat_down", { n: joined.seat + 1 }));
     } catch (error) {
-      showToast(errorText(error, this.update?.seats, this.mySeat), "error");
+      showToast(errorText(error), "error");
     }
   }
 

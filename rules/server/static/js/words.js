@@ -6,7 +6,7 @@
 // Card codes become card labels ("9H" -> "9♥"), seat numbers become names.
 
 import { cardLabel, suitName, suitSymbol } from "./cards.js";
-import { has, language, t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 /** The name of a seat as this page shows it: "You", a person's name, "Computer 2", "Seat 2". */
 export function seatName(seats, seat, mySeat) {
@@ -31,32 +31,23 @@ export function placeWord(place) {
   return t(`place.${place}`);
 }
 
-const CODE_RE = /\b([6789TJQKA])([SHDC])\b/g;
-
-/** Replace card codes by labels and "seat N" by the seat's name in a server message (English). */
-export function plainText(text, seats = [], mySeat = null) {
-  return String(text)
-    .replace(CODE_RE, (_, rank, suit) => cardLabel(rank + suit))
-    .replace(/\bseat (\d)'s\b/g, (_, n) => (Number(n) === mySeat ? "your" : `${seatName(seats, Number(n), mySeat)}'s`))
-    .replace(/\bseat (\d)\b/gi, (_, n) => (Number(n) === mySeat ? "you" : seatName(seats, Number(n), mySeat)))
-    .replace(/^you cannot/, "You cannot")
-    .replace(/\bnot in your's hand\b/, "not in your hand");
-}
+/** The sub-key of a refusal whose sentence depends on the phase (its rule clause says which). */
+const WRONG_MOVE = { "2.3": "lead", "2.4": "respond", "2.5": "second" };
 
 /**
- * An error from the server ({code, message}) in the player's language, from its code.
- * A refused move (`illegal`) says why in the server's own English sentence; that sentence
- * is shown to English readers only, others read the code's message (until refusals carry
- * their kind, and each kind gets a sentence of its own: `refusal.<kind>` in the catalogs).
+ * An error from the server ({code, message, refusal}) in the player's language, from its data:
+ * a refused move by its refusal's code (`refusal.<code>` in the catalogs, with the cards it
+ * names as `{top}` and `{card}`), anything else by its error code. The server's English
+ * sentence is never shown or parsed.
  */
-export function errorText(error, seats = [], mySeat = null) {
-  const code = error?.code;
-  const kind = error?.refusal?.code ?? error?.refusal?.kind;
-  if (kind && has(`refusal.${kind}`)) return t(`refusal.${kind}`, error.refusal);
-  if (code === "illegal" && error?.message && language() === "en") {
-    const sentence = plainText(error.message, seats, mySeat).replace(/^You /, "you ").replace(/\.$/, "");
-    return t("error.not_allowed", { reason: sentence });
+export function errorText(error) {
+  const refusal = error?.refusal;
+  if (refusal) {
+    const key = refusal.code === "wrong_move" ? `refusal.wrong_move.${WRONG_MOVE[refusal.clause] ?? "respond"}` : `refusal.${refusal.code}`;
+    const [first, second] = (refusal.cards ?? []).map(cardLabel);
+    if (has(key)) return t(key, { top: first ?? "", card: second ?? first ?? "" });
   }
+  const code = error?.code;
   if (code && has(`error.${code}`)) return t(`error.${code}`);
   return t("error.unknown");
 }
