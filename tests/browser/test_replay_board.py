@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +109,39 @@ def test_a_file_opens_by_picker_and_by_drop_and_a_link_opens_a_position(server: 
     # A link to a position: the page keeps the opened log, and the address says which ply.
     page.goto(f"{server.url}/replay#ply=57")
     _check_board(page, DUEL.read_text(), 57)
+
+
+def _packed(text: str) -> str:
+    """A log as a link carries it: raw deflate, then base64url without padding."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = deflate.compress(text.encode()) + deflate.flush()
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def test_a_link_to_a_position_of_a_pasted_log_opens_in_another_browser(server: Server, browser: Browser) -> None:
+    text = DUEL.read_text()
+    first = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = first.new_page()
+        page.goto(f"{server.url}/replay")
+        page.fill("textarea.paste", text)
+        page.click(".open-pasted")
+        page.goto(f"{server.url}/replay#ply=23")
+        _check_board(page, text, 23)
+        page.click(".copy-link")
+        link = page.evaluate("navigator.clipboard.readText()")
+    finally:
+        first.close()
+    assert "#log=" in link and link.endswith("&ply=23")
+    # A fresh browser has no copy of the log: the link alone brings it, for the page's link and one made by hand.
+    for address in (link, f"{server.url}/replay#log={_packed(text)}&ply=57"):
+        other = browser.new_context()
+        try:
+            page = other.new_page()
+            page.goto(address)
+            _check_board(page, text, int(address.rsplit("=", 1)[1]))
+        finally:
+            other.close()
 
 
 def test_a_bad_log_is_refused_in_one_line(server: Server, page: Page) -> None:

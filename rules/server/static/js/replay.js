@@ -2,7 +2,8 @@
 // position evaluated by the server (exact where the solver answers, else an estimate).
 //
 // Opened from a file (drop or picker), pasted text, or a finished hand of an online table
-// (/replay?table=ID&hand=N). "#ply=N" in the address is the position shown.
+// (/replay?table=ID&hand=N). "#ply=N" in the address is the position shown; a link to a
+// position of any other log carries the log itself, deflated, in the fragment: "#log=…&ply=N".
 // The rules run on the server only: POST /api/replay gives every ply's state and legal moves.
 
 import { cardLabel, makeCard, suitName, suitSymbol } from "./cards.js";
@@ -88,6 +89,18 @@ class ReplayBoard {
       } catch (error) {
         this.showOpener(t("replay.no_hand", { reason: refusal(error) }));
       }
+      return;
+    }
+    const packed = /(?:^#|&)log=([A-Za-z0-9_-]+)/.exec(location.hash);
+    if (packed) {
+      let text;
+      try {
+        text = await unpackLog(packed[1]);
+      } catch {
+        this.showOpener(t("replay.bad_log", { reason: t("error.bad_log") }));
+        return;
+      }
+      await this.open(text);
       return;
     }
     const saved = sessionStorage.getItem(SAVED);
@@ -490,11 +503,13 @@ class ReplayBoard {
 
   // --- links and playing on --------------------------------------------------------------------------
 
+  /** A link to this position: an online hand by its table and number; any other log travels in the link itself. */
   async copyLink() {
-    const url = `${location.origin}/replay${location.search}#ply=${this.ply}`;
+    const log = this.source ? "" : `log=${await packLog(this.original.lines.join("\n") + "\n")}&`;
+    const url = `${location.origin}/replay${location.search}#${log}ply=${this.ply}`;
     try {
       await navigator.clipboard.writeText(url);
-      showToast(this.source ? t("replay.link_copied") : t("replay.link_local"));
+      showToast(t("replay.link_copied"));
     } catch {
       showToast(url);
     }
@@ -564,3 +579,20 @@ class ReplayBoard {
 
 languagePicker(await loadLanguage());
 new ReplayBoard(document.getElementById("replay")).start();
+
+// A log in a link: deflated and written in base64url, after the "#" so that it never reaches the server.
+async function packLog(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+async function unpackLog(packed) {
+  const base64 = packed.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
+  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Response(stream).text();
+}
