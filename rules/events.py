@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from rules.cards import CardCode
-from rules.options import RuleSet
+from rules.options import MUST_BEAT, PASS_SIXES, Dealer, Players, RuleSet, dealer_problem
 
 SuitCode = Literal["S", "H", "D", "C"]
 Seat = Annotated[int, Field(ge=0, le=3, description="A seat number, 0 to players-1.")]
@@ -38,8 +38,8 @@ class _Model(BaseModel):
 class RuleOptions(_Model):
     """The rule options of a log header; each defaults as in docs/rules.md."""
 
-    pass_sixes: bool = True
-    must_beat: bool = False
+    pass_sixes: bool = PASS_SIXES
+    must_beat: bool = MUST_BEAT
 
 
 class Start(_Model):
@@ -47,14 +47,16 @@ class Start(_Model):
 
     type: Literal["start"] = "start"
     format: Literal[1] = Field(default=1, description="The log format version.")
-    players: int = Field(default=2, ge=2, le=4)
-    dealer: int = Field(default=0, ge=0, le=3)
+    players: Players = 2
+    dealer: Dealer = 0
     rules: RuleOptions = RuleOptions()
 
     @model_validator(mode="after")
     def _dealer_is_a_seat(self) -> Start:
-        if self.dealer >= self.players:
-            raise ValueError(f"dealer {self.dealer} is not a seat of a {self.players}-player game")
+        # The same question and reason as RuleSet's: the rule options are validated once.
+        problem = dealer_problem(self.players, self.dealer)
+        if problem is not None:
+            raise ValueError(problem)
         return self
 
     @classmethod

@@ -2,7 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Players = Annotated[int, Field(ge=2, le=4)]
+"""The number of players (rules §1): two to four."""
+
+Dealer = Annotated[int, Field(ge=0, le=3)]
+"""A dealer's seat, before it is checked against the number of players (:func:`dealer_problem`)."""
+
+PASS_SIXES = True
+"""Whether sixes pass after the deal unless the rules say otherwise (rules §2.2)."""
+
+MUST_BEAT = False
+"""Whether taking is forbidden while holding a card that beats, unless the rules say otherwise."""
+
+
+def dealer_problem(players: int, dealer: int) -> str | None:
+    """Why ``dealer`` cannot deal a ``players``-player game, or ``None`` if it can.
+
+    Every definition of a game's rules (:class:`RuleSet`, the log header
+    :class:`rules.events.Start`) asks this one question, so they refuse with one reason.
+
+    >>> dealer_problem(2, 2)
+    'dealer 2 is not a seat of a 2-player game'
+    >>> dealer_problem(3, 2) is None
+    True
+    """
+    if dealer >= players:
+        return f"dealer {dealer} is not a seat of a {players}-player game"
+    return None
 
 
 class RuleSet(BaseModel):
@@ -16,24 +46,23 @@ class RuleSet(BaseModel):
     Traceback (most recent call last):
     ...
     pydantic_core._pydantic_core.ValidationError: 1 validation error for RuleSet
-      Value error, dealer 2 is not a seat of a 2-player game (seats 0-1) ...
+      Value error, dealer 2 is not a seat of a 2-player game ...
     """
 
     model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
-    players: int = Field(default=2, ge=2, le=4, description="Number of players, 2-4.")
-    dealer: int = Field(default=0, ge=0, description="Seat of the dealer.")
+    players: Players = Field(default=2, description="Number of players, 2-4.")
+    dealer: Dealer = Field(default=0, description="Seat of the dealer.")
     pass_sixes: bool = Field(
-        default=True, description="After the deal, each six of another player's trump passes to that player."
+        default=PASS_SIXES, description="After the deal, each six of another player's trump passes to that player."
     )
-    must_beat: bool = Field(default=False, description="Taking is forbidden while you hold a card that beats.")
+    must_beat: bool = Field(default=MUST_BEAT, description="Taking is forbidden while you hold a card that beats.")
 
     @model_validator(mode="after")
     def _dealer_is_a_seat(self) -> RuleSet:
-        if self.dealer >= self.players:
-            raise ValueError(
-                f"dealer {self.dealer} is not a seat of a {self.players}-player game (seats 0-{self.players - 1})"
-            )
+        problem = dealer_problem(self.players, self.dealer)
+        if problem is not None:
+            raise ValueError(problem)
         return self
 
     @property

@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.events import Beat, ChooseTrump, Lead, LogLine, Notification, RuleOptions, Seat, Second, Take
+from rules.options import MUST_BEAT, PASS_SIXES, Dealer, Players
 from rules.spec.schemas import portable
 from rules.state import Outcome, View
 
@@ -63,7 +64,7 @@ class TableInfo(_Message):
     """A table as the lobby shows it."""
 
     id: str
-    players: int = Field(ge=2, le=4)
+    players: Players
     rules: RuleOptions
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "finished"] = Field(
@@ -145,10 +146,10 @@ class ComputerSeat(_Message):
 class CreateTable(_Message):
     """``POST /api/tables``: a new table. With ``join`` the creator takes a seat at once."""
 
-    players: int = Field(default=2, ge=2, le=4)
-    dealer: int = Field(default=0, ge=0, le=3, description="The dealer of the first hand.")
-    pass_sixes: bool = True
-    must_beat: bool = False
+    players: Players = 2
+    dealer: Dealer = Field(default=0, description="The dealer of the first hand.")
+    pass_sixes: bool = PASS_SIXES
+    must_beat: bool = MUST_BEAT
     computer: list[ComputerSeat] = Field(default_factory=list, description="The seats the server plays.")
     clock: float | None = Field(
         default=None, ge=1, le=3600, description="Seconds per move; when they run out the server moves."

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.events import Deal, Event, Notification, Position, RuleOptions, event_dict, parse_event
 from rules.game import Game, IllegalEvent
 from rules.match import Match
-from rules.options import RuleSet
+from rules.options import Dealer, Players, RuleSet, dealer_problem
 from rules.players import LEVELS, make_player
 from rules.server import metrics
 from rules.server.bots import Bots
@@ -85,8 +85,8 @@ class TableConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    players: int = Field(ge=2, le=4)
-    dealer: int = Field(ge=0, le=3)
+    players: Players
+    dealer: Dealer
     pass_sixes: bool
     must_beat: bool
     computer: dict[int, str] = Field(description="seat -> level")
@@ -97,8 +97,9 @@ class TableConfig(BaseModel):
     def of(cls, request: CreateTable) -> TableConfig:
         """The configuration asked for, or :class:`Refused` naming what is wrong with it."""
         players = request.players
-        if request.dealer >= players:
-            raise Refused("bad_request", f"dealer {request.dealer} is not a seat of a {players}-player table")
+        dealer = dealer_problem(players, request.dealer)
+        if dealer is not None:
+            raise Refused("bad_request", dealer)
         computer: dict[int, str] = {}
         for entry in request.computer:
             if entry.seat >= players:
