@@ -1,7 +1,7 @@
 """Between the events and pictures of a game (pydantic models, card codes, suit letters,
 phase names) and the lean state of :mod:`rules.core` (integers and bit masks), both ways.
 
-Every such conversion is written here once: suit letters, phase names, outcomes, events
+Every such conversion is written here once: suit letters, phase names, the outcome's notification, events
 into the data the table's callbacks take, moves back into events, and the notifications
 read off what an event changed.
 
@@ -9,8 +9,8 @@ read off what an event changed.
 (2, 'D')
 >>> phase_number("respond"), phase_name(core.RESPOND)
 (3, 'respond')
->>> outcome_model(("draw", "tie_check"), (1, 0)).model_dump()
-{'result': 'draw', 'reason': 'tie_check', 'out_order': [1, 0]}
+>>> game_over(Outcome.draw("tie_check", (1, 0)))
+GameOver(type='game_over', result='draw', loser=None, reason='tie_check')
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ from rules.events import (
     WentOut,
 )
 from rules.options import RuleSet
-from rules.state import Outcome, PhaseName
+from rules.outcome import Outcome
+from rules.state import PhaseName
 
 CARD_NUMBERS = {code: card for card, code in enumerate(CODES)}
 """Card index by code (``"TS"`` is 4)."""
@@ -106,18 +107,8 @@ def seen_positions(seen: dict[core.PositionKey, int]) -> list[SeenPosition]:
 # --- Outcomes ------------------------------------------------------------------------------
 
 
-def outcome_model(outcome: core.Outcome, out_order: tuple[int, ...]) -> Outcome:
-    """The core outcome as the :class:`~rules.state.Outcome` of states, views and notifications."""
-    result, detail = outcome
-    if result == "loss":
-        return Outcome(result="loss", loser=int(detail), out_order=list(out_order))
-    return Outcome(
-        result="draw", reason="repetition" if detail == "repetition" else "tie_check", out_order=list(out_order)
-    )
-
-
 def game_over(outcome: Outcome) -> GameOver:
-    """The notification of an ended game: the outcome without the order of going out."""
+    """The notification of an ended game: the engine's outcome without the order of going out."""
     return GameOver(result=outcome.result, loser=outcome.loser, reason=outcome.reason)
 
 
@@ -220,7 +211,7 @@ def notifications(event: Event, token: core.Undo | None, after: core.State, know
         if len(after.out_order) > len(out_order):
             notes.append(WentOut(seat=seat, place=len(after.out_order)))
     if after.outcome is not None:
-        notes.append(game_over(outcome_model(after.outcome, after.out_order)))
+        notes.append(game_over(after.outcome))
     elif after.to_act != seat:
         notes.append(TurnPassed(seat=after.to_act, phase="lead" if after.phase == core.LEAD else "respond"))
     return notes

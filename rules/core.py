@@ -17,8 +17,8 @@ says it, naming this module's **conditions** (pure questions such as
 >>> [move_code(m) for m in legal_moves(state)]   # seat 1 (trump H) beats J♣ with K♥, or takes
 ['KH', 'take']
 >>> undo = apply(state, Card.parse("KH"))        # its last card: seat 1 goes out
->>> state.outcome                                # seat 0 holds two cards: it loses the tie check
-('loss', 0)
+>>> state.outcome.model_dump()                   # seat 0 holds two cards: it loses the tie check
+{'result': 'loss', 'loser': 0, 'out_order': [1]}
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
+from rules.outcome import Outcome
 from rules.refusal import Refusal
 from rules.refusal import refusal as _refusal
 from rules.table import AUTOMATIC, PLAY, STATES, TRANSITIONS, Row
@@ -49,8 +50,6 @@ ACE = int(Rank.ACE)
 NO_TRUMP = -1
 """A seat's trump before it has chosen one."""
 
-Outcome = tuple[str, int] | tuple[str, str]
-"""``("loss", loser_seat)``, ``("draw", "tie_check")`` or ``("draw", "repetition")``."""
 
 REPETITIONS_FOR_DRAW = 3
 
@@ -451,15 +450,15 @@ def count_position(state: State, move: Any) -> None:
 
 
 def draw_by_repetition(state: State, move: Any) -> None:
-    state.outcome = ("draw", "repetition")
+    state.outcome = Outcome.draw("repetition", state.out_order)
 
 
 def draw_by_tie_check(state: State, move: Any) -> None:
-    state.outcome = ("draw", "tie_check")
+    state.outcome = Outcome.draw("tie_check", state.out_order)
 
 
 def last_holder_loses(state: State, move: Any) -> None:
-    state.outcome = ("loss", last_holder(state))
+    state.outcome = Outcome.loss(last_holder(state), state.out_order)
 
 
 def record_trump(state: State, suit: int) -> None:
@@ -741,19 +740,21 @@ def move_kind(phase: int, move: int, table: Compiled | None = None) -> str | Non
 def won(outcome: Outcome, seat: int) -> bool:
     """Whether ``seat`` has won a game that ended with ``outcome``: there is a loser, and it is someone else (§3).
 
-    >>> won(("loss", 1), 0), won(("loss", 0), 0), won(("draw", "tie_check"), 0)
+    >>> won(Outcome.loss(1, (0,)), 0), won(Outcome.loss(0, (1,)), 0), won(Outcome.draw("tie_check", ()), 0)
     (True, False, False)
     """
-    return outcome[0] == "loss" and outcome[1] != seat
+    loser = outcome.loser
+    return loser is not None and loser != seat
 
 
 def returns(state: State) -> list[float]:
     """Each seat's result of a finished game: +1 for the winners, -1 for the loser, 0 in a draw."""
     if state.outcome is None:
         raise ValueError("the game is not over")
-    if state.outcome[0] == "draw":
+    loser = state.outcome.loser
+    if loser is None:
         return [0.0] * state.players
-    return [-1.0 if seat == state.outcome[1] else 1.0 for seat in range(state.players)]
+    return [-1.0 if seat == loser else 1.0 for seat in range(state.players)]
 
 
 def next_dealer(dealer: int, loser: int | None) -> int:

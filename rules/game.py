@@ -150,9 +150,8 @@ class Game:
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended, or ``None`` while it goes on."""
-        state = self._model.core
-        return None if state.outcome is None else convert.outcome_model(state.outcome, state.out_order)
+        """How the game ended, or ``None`` while it goes on: the very object the engine's core made."""
+        return self._model.core.outcome
 
     def is_over(self) -> bool:
         return self._model.core.phase == core.FINISHED

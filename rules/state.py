@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.cards import CardCode
 from rules.events import Event, RuleOptions, Seat, SuitCode
+from rules.outcome import Outcome
+
+__all__ = ["GameState", "Outcome", "PhaseName", "View"]
 
 PhaseName = Literal["trump_choice", "deal", "lead", "respond", "second", "finished"]
-
-
-class Outcome(BaseModel):
-    """How a game ended: a loss (with the loser) or a draw (by tie check or repetition).
-
-    >>> Outcome(result="draw", reason="repetition", out_order=[]).model_dump()
-    {'result': 'draw', 'reason': 'repetition', 'out_order': []}
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    result: Literal["loss", "draw"]
-    loser: Seat | None = Field(default=None, description="The seat left holding cards; only for a loss.")
-    reason: Literal["tie_check", "repetition"] | None = Field(
-        default=None, description="Why the game was drawn; only for a draw."
-    )
-    out_order: list[Seat] = Field(description="The seats that went out, first first: the winners in order.")
-
-    @model_serializer(mode="wrap")
-    def _leave_out_unset(self, handler: Any) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {key: value for key, value in data.items() if value is not None}
 
 
 class GameState(BaseModel):

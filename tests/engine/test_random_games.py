@@ -20,6 +20,7 @@ from rules.cards import CODES, PACK_SIZE, codes_of_mask
 from rules.events import ChooseTrump, Position
 from rules.game import Game
 from rules.options import RuleSet
+from rules.outcome import Outcome
 
 ALL_CARDS = (1 << PACK_SIZE) - 1
 
@@ -91,10 +92,9 @@ def assert_consistent_outcome(state: core.State) -> None:
     assert state.phase == core.FINISHED
     assert state.outcome is not None
     holders = [seat for seat, hand in enumerate(state.hands) if hand]
-    result, detail = state.outcome
     returns = core.returns(state)
-    if detail == "repetition":
-        assert result == "draw"
+    if state.outcome.reason == "repetition":
+        assert state.outcome.result == "draw"
         assert len(holders) >= 2
         # the position that arose for the third time is the last one, when the turn passed
         repeated = (tuple(state.hands), state.pile, state.to_act, core.RESPOND if state.pile else core.LEAD)
@@ -109,10 +109,10 @@ def assert_consistent_outcome(state: core.State) -> None:
     hand = state.hands[last]
     draws = hand.bit_count() == 1 and beats_plainly(hand.bit_length() - 1, state.pile[-1], state.trumps[last])
     if draws:
-        assert state.outcome == ("draw", "tie_check")
+        assert state.outcome == Outcome.draw("tie_check", state.out_order)
         assert returns == [0.0] * state.players
     else:
-        assert state.outcome == ("loss", last)
+        assert state.outcome == Outcome.loss(last, state.out_order)
         assert returns == [-1.0 if seat == last else 1.0 for seat in range(state.players)]
 
 
@@ -145,7 +145,7 @@ def test_thousands_of_random_games_end_with_a_consistent_outcome(block: int) -> 
         assert_consistent_outcome(state)
         assert core.legal_moves(state) == ()
         assert state.outcome is not None
-        kind = str(state.outcome[1]) if state.outcome[0] == "draw" else "loss"
+        kind = state.outcome.reason or state.outcome.result
         endings[kind] = endings.get(kind, 0) + 1
     assert sum(endings.values()) == GAMES_PER_BLOCK
     assert endings.get("loss", 0) > 0
@@ -178,12 +178,8 @@ def play_both(game: Game, rng: random.Random) -> None:
         if state.phase == core.FINISHED:
             assert view.to_act is None
             assert game.outcome is not None and state.outcome is not None
-            assert game.outcome.result == state.outcome[0]
+            assert game.outcome == state.outcome  # the same outcome type on both paths
             assert game.outcome.out_order == list(state.out_order)
-            if state.outcome[0] == "loss":
-                assert game.outcome.loser == state.outcome[1]
-            else:
-                assert game.outcome.reason == state.outcome[1]
             return
         assert view.to_act == state.to_act
         move = rng.choice(moves)

@@ -85,7 +85,7 @@ def test_proven_wins_are_stored_with_their_heights() -> None:
                 child = state.copy()
                 core.apply(child, move)
                 if child.outcome is not None:
-                    heights.append(0 if child.outcome == ("loss", 1 - state.to_act) else 99)
+                    heights.append(0 if child.outcome is not None and child.outcome.loser == 1 - state.to_act else 99)
                 else:
                     heights.append(table.get((child.key(), state.to_act), 99))
             assert min(heights) == height - 1

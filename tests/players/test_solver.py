@@ -65,7 +65,7 @@ def random_position(rng: random.Random, cards: int, most_in_pile: int = 3) -> co
 def repetition_draws(state: core.State) -> int:
     """How many leaves of the full game tree are draws by repetition."""
     if state.outcome is not None:
-        return int(state.outcome == ("draw", "repetition"))
+        return int(state.outcome is not None and state.outcome.reason == "repetition")
     total = 0
     for move in core.legal_moves(state):
         token = core.apply(state, move)

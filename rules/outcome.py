@@ -1,0 +1,52 @@
+"""How a game ended: the one outcome type of the engine, the game, its pictures and notifications.
+
+:mod:`rules.core` makes it when a game ends (once per finished game or search leaf; the
+search loop only asks ``state.outcome is None``), :class:`rules.game.Game` reports that
+very object, the state and view pictures embed it, and the ``game_over`` notification is
+read off it (:func:`rules.convert.game_over`).
+
+>>> Outcome.loss(2, (1, 0)).model_dump()
+{'result': 'loss', 'loser': 2, 'out_order': [1, 0]}
+>>> Outcome.draw("repetition", ()).model_dump()
+{'result': 'draw', 'reason': 'repetition', 'out_order': []}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
+
+from rules.events import Seat
+
+DrawReason = Literal["tie_check", "repetition"]
+
+
+class Outcome(BaseModel):
+    """How a game ended: a loss (with the loser) or a draw (by tie check or repetition).
+
+    >>> Outcome(result="draw", reason="repetition", out_order=[]).model_dump()
+    {'result': 'draw', 'reason': 'repetition', 'out_order': []}
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    result: Literal["loss", "draw"]
+    loser: Seat | None = Field(default=None, description="The seat left holding cards; only for a loss.")
+    reason: DrawReason | None = Field(default=None, description="Why the game was drawn; only for a draw.")
+    out_order: list[Seat] = Field(description="The seats that went out, first first: the winners in order.")
+
+    @classmethod
+    def loss(cls, loser: int, out_order: tuple[int, ...]) -> Outcome:
+        """``loser`` is left holding cards after the others went out in ``out_order`` (rules §3)."""
+        return cls(result="loss", loser=loser, out_order=list(out_order))
+
+    @classmethod
+    def draw(cls, reason: DrawReason, out_order: tuple[int, ...]) -> Outcome:
+        """A draw by the tie check or by a position come round a third time (rules §3)."""
+        return cls(result="draw", reason=reason, out_order=list(out_order))
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unset(self, handler: Any) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {key: value for key, value in data.items() if value is not None}
