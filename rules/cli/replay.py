@@ -9,16 +9,20 @@ from typing import Annotated
 import typer
 
 from rules.game import Game
+from rules.locale import N_
 from rules.log import LogError, read_log
 
 _PHASES = {"lead": "to lead", "respond": "to beat or take", "second": "to play a second card"}
 
 
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_("Check every event of LOG against the rules; say how the game stands, or exit 1 at the first bad line.")
+
+
 def replay(
-    log: Annotated[str, typer.Argument(help="The log file, or - for standard input.", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the final state as one JSON object.")] = False,
+    log: Annotated[str, typer.Argument(help=N_("The log file, or - for standard input."), show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the final state as one JSON object."))] = False,
 ) -> None:
-    """Check every event of LOG against the rules; say how the game stands, or exit 1 at the first bad line."""
     try:
         data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
     except OSError as error:

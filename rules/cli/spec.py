@@ -7,17 +7,20 @@ from typing import Annotated
 
 import typer
 
+from rules.locale import N_
 from rules.spec import write_spec
 from rules.spec.pages import write_pages
 
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_("Write spec/ (schemas, state chart, vectors, move counts) from the engine; with --docs, the generated pages.")
+
 
 def spec(
-    out: Annotated[Path, typer.Option("--out", help="Folder to write the specification to.")] = Path("spec"),
+    out: Annotated[Path, typer.Option("--out", help=N_("Folder to write the specification to."))] = Path("spec"),
     docs: Annotated[
-        Path | None, typer.Option("--docs", help="Also write the generated pages of the documentation site here.")
+        Path | None, typer.Option("--docs", help=N_("Also write the generated pages of the documentation site here."))
     ] = None,
 ) -> None:
-    """Write spec/ (schemas, state chart, vectors, move counts) from the engine; with --docs, the generated pages."""
     try:
         written = write_spec(out)
         if docs is not None:
