@@ -20,7 +20,9 @@ from rules.locale import N_
 from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
-HELP = N_("Play a round-robin between bots on mirrored deals; print wins, draws, losses, 95% intervals and Elo.")
+HELP = N_(
+    "Play a round-robin between bots on mirrored deals; print wins, draws and losses with their intervals (95%), and Elo."
+)
 
 
 def arena(

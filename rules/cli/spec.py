@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from rules.locale import N_
+from rules.locale import N_, _, ngettext
 from rules.spec import write_spec
 from rules.spec.pages import write_pages
 
@@ -26,9 +26,9 @@ def spec(
         if docs is not None:
             written += write_pages(docs)
     except OSError as error:
-        typer.echo(f"cannot write {error.filename}: {error.strerror}", err=True)
+        typer.echo(_("cannot write {path}: {why}").format(path=error.filename, why=error.strerror), err=True)
         raise typer.Exit(1) from None
     except ValueError as error:  # a vector that no longer shows what it says: the engine changed
-        typer.echo(f"cannot generate the specification: {error}", err=True)
+        typer.echo(_("cannot generate the specification: {why}").format(why=error), err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"wrote {len(written)} files")
+    typer.echo(ngettext("wrote {count} file", "wrote {count} files", len(written)).format(count=len(written)))
