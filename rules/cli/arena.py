@@ -21,7 +21,8 @@ from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_(
-    "Play a round-robin between bots on mirrored deals; print wins, draws and losses with their intervals (95%), and Elo."
+    "Play a round-robin between bots on mirrored deals; "
+    "print wins, draws and losses with their intervals (95%), and Elo."
 )
 
 
