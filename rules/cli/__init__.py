@@ -9,6 +9,7 @@ from importlib.metadata import version
 from typing import Annotated, Any
 
 import typer
+import typer.rich_utils
 
 from rules.cli import arena, bench, loadtest, play, replay, serve, solve, spec
 from rules.cli.usage import readable, run
@@ -77,9 +78,21 @@ def translated(command: Any) -> None:
         translated(sub)
 
 
+def speak_typer_words() -> None:
+    """Typer's own words around the help (panel titles, ``[default: …]``, ``[required]``) in the language
+    spoken: typer reads them from these module settings when it draws the help."""
+    typer.rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
+    typer.rich_utils.OPTIONS_PANEL_TITLE = _("Options")
+    typer.rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
+    typer.rich_utils.DEFAULT_STRING = _("[default: {}]")
+    typer.rich_utils.REQUIRED_LONG_STRING = _("[required]")
+    typer.rich_utils.ENVVAR_STRING = _("[env var: {}]")
+
+
 def main() -> None:
     use_language(language_asked(sys.argv[1:], os.environ))
     command = typer.main.get_command(app)
     readable(command)
     translated(command)
+    speak_typer_words()
     run(command, "trumps")
