@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Mapping, Sequence
 from importlib.metadata import version
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.rich_utils
 
-from rules.cli.arena import arena
-from rules.cli.bench import bench
-from rules.cli.loadtest import loadtest
-from rules.cli.play import play
-from rules.cli.replay import replay
-from rules.cli.serve import serve
-from rules.cli.solve import solve
-from rules.cli.spec import spec
+from rules.cli import arena, bench, loadtest, play, replay, serve, solve, spec
 from rules.cli.usage import readable, run
+from rules.locale import LANGUAGES, N_, _, language_from_environment, use_language
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help='Svoi Kozyri ("Your trumps"), the card game.')
+app = typer.Typer(no_args_is_help=True, add_completion=False, help=N_('Svoi Kozyri ("Your trumps"), the card game.'))
 
 
 def _version(asked: bool) -> None:
@@ -29,23 +27,72 @@ def _version(asked: bool) -> None:
 @app.callback()
 def _root(
     _: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+        bool, typer.Option("--version", callback=_version, is_eager=True, help=N_("Print the version and exit."))
     ] = False,
 ) -> None:
     """Play, replay and analyse games of Svoi Kozyri."""
 
 
-app.command()(play)
-app.command()(replay)
-app.command()(solve)
-app.command()(arena)
-app.command()(bench)
-app.command()(spec)
-app.command()(serve)
-app.command()(loadtest)
+for _module in (play, replay, solve, arena, bench, spec, serve, loadtest):
+    app.command(help=_module.HELP)(getattr(_module, _module.__name__.rpartition(".")[2]))
+
+
+def language_asked(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of the command line: a valid ``--lang xx`` among the arguments (``trumps play``'s
+    option, so its help speaks the language it will play in), else the usual variables.
+
+    >>> language_asked(["play", "--lang", "fi", "--help"], {"LANG": "cs_CZ.UTF-8"})
+    'fi'
+    >>> language_asked(["play", "--lang=xx"], {"LANGUAGE": "ru"}), language_asked(["--help"], {})
+    ('ru', 'en')
+    """
+    for index, argument in enumerate(argv):
+        value = argv[index + 1] if argument == "--lang" and index + 1 < len(argv) else None
+        if argument.startswith("--lang="):
+            value = argument.partition("=")[2]
+        if value in LANGUAGES:
+            return value
+    return language_from_environment(environ)
+
+
+def translated(command: Any) -> None:
+    """Put the help of ``command`` (and its subcommands) in the language spoken: the texts are English
+    messages (:func:`~rules.locale.N_`) until here, so what is generated from them stays English."""
+    if command.help:
+        command.help = _(command.help)
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _(param.help)
+        if isinstance(getattr(param, "show_default", None), str):
+            param.show_default = _(param.show_default)
+    built = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = built(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        translated(sub)
+
+
+def speak_typer_words() -> None:
+    """Typer's own words around the help (panel titles, ``[default: …]``, ``[required]``) in the language
+    spoken: typer reads them from these module settings when it draws the help."""
+    typer.rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
+    typer.rich_utils.OPTIONS_PANEL_TITLE = _("Options")
+    typer.rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
+    typer.rich_utils.DEFAULT_STRING = _("[default: {}]")
+    typer.rich_utils.REQUIRED_LONG_STRING = _("[required]")
+    typer.rich_utils.ENVVAR_STRING = _("[env var: {}]")
 
 
 def main() -> None:
+    use_language(language_asked(sys.argv[1:], os.environ))
     command = typer.main.get_command(app)
     readable(command)
+    translated(command)
+    speak_typer_words()
     run(command, "trumps")

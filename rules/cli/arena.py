@@ -16,20 +16,26 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from rules.locale import N_
 from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
+
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_(
+    "Play a round-robin between bots on mirrored deals; "
+    "print wins, draws and losses with their intervals (95%), and Elo."
+)
 
 
 def arena(
-    bots: Annotated[list[str], typer.Argument(help="Two or more bots, e.g. random greedy mcts:0.2 perfect.")],
+    bots: Annotated[list[str], typer.Argument(help=N_("Two or more bots, e.g. random greedy mcts:0.2 perfect."))],
     games: Annotated[
-        int, typer.Option("--games", min=1, help="Games per pair (rounded up to whole mirrored sets).")
+        int, typer.Option("--games", min=1, help=N_("Games per pair (rounded up to whole mirrored sets)."))
     ] = 20,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the deals and the bots.")] = 0,
-    players: Annotated[int, typer.Option("--players", min=2, max=4, help="Players per game.")] = 2,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="Games played in parallel processes.")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the deals and the bots."))] = 0,
+    players: Annotated[int, typer.Option("--players", min=2, max=4, help=N_("Players per game."))] = 2,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help=N_("Games played in parallel processes."))] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
-    """Play a round-robin between bots on mirrored deals; print wins, draws, losses, 95% intervals and Elo."""
     try:
         check_bots(bots)
         for spec in bots:

@@ -19,6 +19,7 @@ from rules import core
 from rules.cards import mask_of
 from rules.events import ChooseTrump
 from rules.game import Game
+from rules.locale import N_
 from rules.options import RuleSet
 
 
@@ -100,12 +101,15 @@ def _lean_plies(seconds: float, seed: int) -> tuple[int, float]:
     return plies, time.perf_counter() - start
 
 
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_("Play random duels and print plies per second through the machine, the search path and the yardstick.")
+
+
 def bench(
-    seconds: Annotated[float, typer.Option(min=0.01, help="Seconds to run each path.")] = 3.0,
-    seed: Annotated[int, typer.Option(help="Seed of the random duels.")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    seconds: Annotated[float, typer.Option(min=0.01, help=N_("Seconds to run each path."))] = 3.0,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the random duels."))] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
-    """Play random duels and print plies per second through the machine, the search path and the yardstick."""
     machine_plies, machine_time = _machine_plies(seconds, seed)
     search_plies, search_time = _search_plies(seconds, seed)
     lean_plies, lean_time = _lean_plies(seconds, seed)

@@ -6,6 +6,8 @@ import importlib
 
 import typer
 
+from rules.locale import _
+
 SERVER_MODULES = ("uvicorn", "starlette", "websockets")
 
 
@@ -16,8 +18,10 @@ def require_server(command: str) -> None:
             importlib.import_module(module)
         except ImportError as error:
             typer.echo(
-                f"trumps {command}: the server needs the 'server' extra ({error.name or module} is missing): "
-                "pip install 'your-trumps[server]'",
+                _(
+                    "trumps {command}: the server needs the 'server' extra ({module} is missing): "
+                    "pip install 'your-trumps[server]'"
+                ).format(command=command, module=error.name or module),
                 err=True,
             )
             raise typer.Exit(2) from None

@@ -34,6 +34,7 @@ from typing import Annotated, Any
 import typer
 
 from rules.cli.extras import require_server
+from rules.locale import N_
 
 
 @dataclass
@@ -238,26 +239,35 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_(
+    "Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."
+)
+
+
 def loadtest(
-    tables: Annotated[int, typer.Option(help="Concurrent duels (two WebSocket clients each).", min=1)] = 200,
+    tables: Annotated[int, typer.Option(help=N_("Concurrent duels (two WebSocket clients each)."), min=1)] = 200,
     url: Annotated[
         list[str] | None,
-        typer.Option(help="ws://HOST:PORT of a running server (repeat for several); default: start servers."),
+        typer.Option(help=N_("ws://HOST:PORT of a running server (repeat for several); default: start servers.")),
     ] = None,
-    servers: Annotated[int, typer.Option(help="How many servers to start (without --url); >1 needs --db.", min=1)] = 1,
+    servers: Annotated[
+        int, typer.Option(help=N_("How many servers to start (without --url); >1 needs --db."), min=1)
+    ] = 1,
     db: Annotated[
         str | None,
-        typer.Option(help="Database of the servers it starts: a postgresql:// URL; default: a fresh SQLite file."),
+        typer.Option(help=N_("Database of the servers it starts: a postgresql:// URL; default: a fresh SQLite file.")),
     ] = None,
-    seconds: Annotated[float, typer.Option(help="How long to play, after every table is set up.", min=1)] = 20,
+    seconds: Annotated[float, typer.Option(help=N_("How long to play, after every table is set up."), min=1)] = 20,
     sync: Annotated[
-        str, typer.Option(help="SQLite synchronous mode of the server it starts: full or normal.")
+        str, typer.Option(help=N_("SQLite synchronous mode of the server it starts: full or normal."))
     ] = "full",
-    think: Annotated[float, typer.Option(help="Mean seconds a client waits before each move (0: none).", min=0)] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the clients' random moves.")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    think: Annotated[
+        float, typer.Option(help=N_("Mean seconds a client waits before each move (0: none)."), min=0)
+    ] = 0,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the clients' random moves."))] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
-    """Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."""
     require_server("loadtest")
     started: list[subprocess.Popen[bytes]] = []
     urls = list(url or [])

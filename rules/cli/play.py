@@ -36,7 +36,7 @@ from rules.cards import Card
 from rules.cli import terminal
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
 from rules.game import Game
-from rules.locale import LANGUAGES, _, language, language_from_environment, ngettext, pgettext, use_language
+from rules.locale import LANGUAGES, N_, _, language, language_from_environment, ngettext, pgettext, use_language
 from rules.log import write_log
 from rules.match import Match
 from rules.options import RuleSet
@@ -766,56 +766,68 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
     return read
 
 
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_(
+    "Play against the computer in the terminal, one hand after another.\n"
+    "\n"
+    "Type a card (10S, 10♠, or its number in your hand), t to take, u to undo, h for a hint,\n"
+    "q to stop, ? for help and the rules in brief. After each hand you see the score and\n"
+    "choose: the next hand, stop, or take back your last move. Each hand is saved as a\n"
+    "replay log."
+)
+
+
 def play(
-    players: Annotated[int, typer.Option(help="Number of players, 2-4.")] = 2,
-    seat: Annotated[int, typer.Option(help="Your seat, 0 to players-1.")] = 0,
+    players: Annotated[int, typer.Option(help=N_("Number of players, 2-4."))] = 2,
+    seat: Annotated[int, typer.Option(help=N_("Your seat, 0 to players-1."))] = 0,
     dealer: Annotated[
-        int, typer.Option(help="The first hand's dealer; the player to the dealer's left leads first.")
+        int, typer.Option(help=N_("The first hand's dealer; the player to the dealer's left leads first."))
     ] = 0,
-    pass_sixes: Annotated[bool, typer.Option(help="Pass each six of another player's trump to that player.")] = True,
-    must_beat: Annotated[bool, typer.Option(help="Forbid taking while you hold a card that beats.")] = False,
+    pass_sixes: Annotated[
+        bool, typer.Option(help=N_("Pass each six of another player's trump to that player."))
+    ] = True,
+    must_beat: Annotated[bool, typer.Option(help=N_("Forbid taking while you hold a card that beats."))] = False,
     level: Annotated[
         str,
         typer.Option(
-            help="The computer's strength: easy, medium (rules of thumb), hard (search, half a second a move), "
-            "perfect (exact endgames in the duel, slower)."
+            help=N_(
+                "The computer's strength: easy, medium (rules of thumb), hard (search, half a second a move), "
+                "perfect (exact endgames in the duel, slower)."
+            )
         ),
     ] = "hard",
     hands: Annotated[
         int | None,
         typer.Option(
-            help="Play a match of this many hands (the loser of a hand deals the next). "
-            "Without it, you are asked after each hand whether to play another.",
-            show_default="ask after each hand",
+            help=N_(
+                "Play a match of this many hands (the loser of a hand deals the next). "
+                "Without it, you are asked after each hand whether to play another."
+            ),
+            show_default=N_("ask after each hand"),
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deals and the computer players.")] = None,
+    seed: Annotated[int | None, typer.Option(help=N_("Seed for the deals and the computer players."))] = None,
     save: Annotated[
         Path | None,
         typer.Option(
-            help="Where to save the replay log (default: trumps-DATE-TIME.jsonl here); "
-            "hand 2 of a match goes to NAME-hand2.jsonl, and so on."
+            help=N_(
+                "Where to save the replay log (default: trumps-DATE-TIME.jsonl here); "
+                "hand 2 of a match goes to NAME-hand2.jsonl, and so on."
+            )
         ),
     ] = None,
-    no_save: Annotated[bool, typer.Option("--no-save", help="Do not save the replay logs.")] = False,
+    no_save: Annotated[bool, typer.Option("--no-save", help=N_("Do not save the replay logs."))] = False,
     undo: Annotated[
-        bool, typer.Option(help="Allow taking moves back, even the one that ended a hand (a casual game).")
+        bool, typer.Option(help=N_("Allow taking moves back, even the one that ended a hand (a casual game)."))
     ] = True,
     lang: Annotated[
         str | None,
         typer.Option(
-            help=f"The game's language: {', '.join(LANGUAGES)}.",
-            show_default="from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en",
+            help=N_("The game's language: en, ro, fi, cs, ky, ru."),
+            show_default=N_("from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en"),
         ),
     ] = None,
 ) -> None:
-    """Play against the computer in the terminal, one hand after another.
-
-    Type a card (10S, 10♠, or its number in your hand), t to take, u to undo, h for a hint,
-    q to stop, ? for help and the rules in brief. After each hand you see the score and
-    choose: the next hand, stop, or take back your last move. Each hand is saved as a
-    replay log.
-    """
     if lang is not None and lang not in LANGUAGES:
         typer.echo(f"--lang {lang}: choose one of {', '.join(LANGUAGES)}", err=True)
         raise typer.Exit(2)

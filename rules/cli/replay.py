@@ -9,16 +9,25 @@ from typing import Annotated
 import typer
 
 from rules.game import Game
+from rules.locale import N_, _, ngettext
 from rules.log import LogError, read_log
 
-_PHASES = {"lead": "to lead", "respond": "to beat or take", "second": "to play a second card"}
+_PHASES = {
+    "lead": N_("seat {seat} is to lead"),
+    "respond": N_("seat {seat} is to beat or take"),
+    "second": N_("seat {seat} is to play a second card"),
+}
+_TO_ACT = N_("seat {seat} is to act")
+
+
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_("Check every event of LOG against the rules; say how the game stands, or exit 1 at the first bad line.")
 
 
 def replay(
-    log: Annotated[str, typer.Argument(help="The log file, or - for standard input.", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the final state as one JSON object.")] = False,
+    log: Annotated[str, typer.Argument(help=N_("The log file, or - for standard input."), show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the final state as one JSON object."))] = False,
 ) -> None:
-    """Check every event of LOG against the rules; say how the game stands, or exit 1 at the first bad line."""
     try:
         data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
     except OSError as error:
@@ -33,8 +42,10 @@ def replay(
         typer.echo(json.dumps(game.state().model_dump(mode="json"), ensure_ascii=False))
         return
     count = len(game.events)
-    source = "standard input" if log == "-" else log
-    typer.echo(f"{source}: a valid log of {count} event{'' if count == 1 else 's'}; {standing(game)}")
+    # the line for people (log format §L6.1: its wording is not normative); the refusals above stay English
+    source = _("standard input") if log == "-" else log
+    valid = ngettext("{source}: a valid log of {count} event", "{source}: a valid log of {count} events", count)
+    typer.echo(_("{valid}; {standing}").format(valid=valid.format(source=source, count=count), standing=standing(game)))
 
 
 def standing(game: Game) -> str:
@@ -42,11 +53,12 @@ def standing(game: Game) -> str:
     outcome = game.outcome
     if outcome is not None:
         if outcome.result == "loss":
-            return f"the game is over: seat {outcome.loser} lost"
-        why = "the same position came up three times" if outcome.reason == "repetition" else "by the tie check"
-        return f"the game is over: a draw ({why})"
+            return _("the game is over: seat {seat} lost").format(seat=outcome.loser)
+        if outcome.reason == "repetition":
+            return _("the game is over: a draw (the same position came up three times)")
+        return _("the game is over: a draw (by the tie check)")
     if game.phase == "trump_choice":
-        return f"seat {game.to_act} is to choose a trump"
+        return _("seat {seat} is to choose a trump").format(seat=game.to_act)
     if game.phase == "deal":
-        return "the trumps are chosen; the deal is awaited"
-    return f"seat {game.to_act} is {_PHASES.get(game.phase, 'to act')}"
+        return _("the trumps are chosen; the deal is awaited")
+    return _(_PHASES.get(game.phase, _TO_ACT)).format(seat=game.to_act)

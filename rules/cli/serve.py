@@ -9,48 +9,54 @@ from typing import Annotated
 import typer
 
 from rules.cli.extras import require_server
+from rules.locale import N_
+
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_(
+    "Serve the lobby, the tables and the browser client; every move is stored in the database first.\n"
+    "\n"
+    "Every limit can also be set as an environment variable TRUMPS_<NAME> (e.g. TRUMPS_RATE=10)."
+)
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("Port to listen on."), min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
-            help="SQLite file of the event store, or a postgresql://USER:PASSWORD@HOST:PORT/NAME URL that any number "
-            "of server processes may share (default trumps.sqlite3, or env TRUMPS_DB)."
+            help=N_(
+                "SQLite file of the event store, or a postgresql://USER:PASSWORD@HOST:PORT/NAME URL that any number "
+                "of server processes may share (default trumps.sqlite3, or env TRUMPS_DB)."
+            )
         ),
     ] = None,
     sync: Annotated[
-        str | None, typer.Option(help="SQLite synchronous mode: full (survives power loss) or normal.")
+        str | None, typer.Option(help=N_("SQLite synchronous mode: full (survives power loss) or normal."))
     ] = None,
-    max_message_bytes: Annotated[int | None, typer.Option(help="Largest WebSocket message read [4096].")] = None,
-    rate: Annotated[float | None, typer.Option(help="Messages per second per connection [20].")] = None,
-    burst: Annotated[int | None, typer.Option(help="Messages a connection may send at once [40].")] = None,
-    hello_timeout: Annotated[float | None, typer.Option(help="Seconds to wait for hello [10].")] = None,
+    max_message_bytes: Annotated[int | None, typer.Option(help=N_("Largest WebSocket message read [4096]."))] = None,
+    rate: Annotated[float | None, typer.Option(help=N_("Messages per second per connection [20]."))] = None,
+    burst: Annotated[int | None, typer.Option(help=N_("Messages a connection may send at once [40]."))] = None,
+    hello_timeout: Annotated[float | None, typer.Option(help=N_("Seconds to wait for hello [10]."))] = None,
     max_tables_per_client: Annotated[
-        int | None, typer.Option(help="Unfinished tables one address may create, 0: no limit [10].")
+        int | None, typer.Option(help=N_("Unfinished tables one address may create, 0: no limit [10]."))
     ] = None,
-    max_tables: Annotated[int | None, typer.Option(help="Unfinished tables on the server [2000].")] = None,
+    max_tables: Annotated[int | None, typer.Option(help=N_("Unfinished tables on the server [2000]."))] = None,
     max_connections_per_client: Annotated[
-        int | None, typer.Option(help="Open WebSocket connections from one address, 0: no limit [64].")
+        int | None, typer.Option(help=N_("Open WebSocket connections from one address, 0: no limit [64]."))
     ] = None,
     idle_table_seconds: Annotated[
         float | None,
         typer.Option(
-            help="Seconds before a table nobody is connected to leaves memory (kept on disk), 0: never [600]."
+            help=N_("Seconds before a table nobody is connected to leaves memory (kept on disk), 0: never [600].")
         ),
     ] = None,
-    computer_delay: Annotated[float | None, typer.Option(help="Seconds a computer seat waits to move [0].")] = None,
-    log_level: Annotated[str, typer.Option(help="Log level: debug, info, warning, error.")] = "info",
+    computer_delay: Annotated[float | None, typer.Option(help=N_("Seconds a computer seat waits to move [0]."))] = None,
+    log_level: Annotated[str, typer.Option(help=N_("Log level: debug, info, warning, error."))] = "info",
     log_json: Annotated[
-        bool, typer.Option("--log-json", envvar="TRUMPS_LOG_JSON", help="Log one JSON object per line.")
+        bool, typer.Option("--log-json", envvar="TRUMPS_LOG_JSON", help=N_("Log one JSON object per line."))
     ] = False,
 ) -> None:
-    """Serve the lobby, the tables and the browser client; every move is stored in the database first.
-
-    Every limit can also be set as an environment variable TRUMPS_<NAME> (e.g. TRUMPS_RATE=10).
-    """
     require_server("serve")
     import uvicorn
 

@@ -17,24 +17,31 @@ import typer
 
 from rules.analysis import PLAYOUTS, Evaluation, evaluate
 from rules.events import event_dict
+from rules.locale import N_
 from rules.log import LogError, read_log
 from rules.players.solver import Solver
 
 WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
-def solve(
-    log: Annotated[str, typer.Argument(help="The log file, or - for standard input.", show_default=False)],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
-    seconds: Annotated[
-        float, typer.Option("--seconds", min=0.01, help="Time for the exact value; after it, an estimate.")
-    ] = 60.0,
-    playouts: Annotated[int, typer.Option(min=1, help="Playouts of the estimate, shared among the moves.")] = PLAYOUTS,
-) -> None:
-    """Solve the duel position at the end of LOG for the seat to act: its value, a best move and every move's value.
+# The command's --help (a docstring would not be extracted for translation, so the help is a message).
+HELP = N_(
+    "Solve the duel position at the end of LOG for the seat to act: its value, a best move and every move's value.\n"
+    "\n"
+    "Without an exact value within --seconds, each move's winning chance is estimated from playouts."
+)
 
-    Without an exact value within --seconds, each move's winning chance is estimated from playouts.
-    """
+
+def solve(
+    log: Annotated[str, typer.Argument(help=N_("The log file, or - for standard input."), show_default=False)],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("Print the result as one JSON object."))] = False,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=0.01, help=N_("Time for the exact value; after it, an estimate."))
+    ] = 60.0,
+    playouts: Annotated[
+        int, typer.Option(min=1, help=N_("Playouts of the estimate, shared among the moves."))
+    ] = PLAYOUTS,
+) -> None:
     try:
         data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
     except OSError as error:

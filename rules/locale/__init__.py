@@ -81,3 +81,9 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 def pgettext(context: str, message: str) -> str:
     """``message`` in a ``context`` that tells translators what it is for (such as the words typed for a suit)."""
     return _translation.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """``message`` unchanged, marked for translation (gettext's ``N_``): a text defined before the language is known
+    (such as a command's ``--help``), translated with :func:`_` when it is shown."""
+    return message
