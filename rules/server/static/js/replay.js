@@ -507,6 +507,7 @@ class ReplayBoard {
   async copyLink() {
     const log = this.source ? "" : `log=${await packLog(this.original.lines.join("\n") + "\n")}&`;
     const url = `${location.origin}/replay${location.search}#${log}ply=${this.ply}`;
+    history.replaceState(null, "", url); // the address bar holds the link too, where the clipboard is not allowed
     try {
       await navigator.clipboard.writeText(url);
       showToast(t("replay.link_copied"));
