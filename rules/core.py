@@ -105,6 +105,15 @@ def take_count(top: int, pile_size: int, trump: int) -> int:
     return wanted if wanted < pile_size else pile_size
 
 
+TAKE_COUNTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(take_count(top, PACK_SIZE, trump) for top in range(PACK_SIZE)) for trump in range(4)
+)
+"""``TAKE_COUNTS[trump][top]``: :func:`take_count` on a pile as big as the pack (3, 5, or all of it).
+
+Slicing a shorter pile with it takes what there is, so ``pile[-count:]`` is what a take picks up.
+"""
+
+
 def _byte_table(offset: int, bits: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(offset + i for i in range(bits) if value >> i & 1) for value in range(1 << bits))
 
@@ -148,7 +157,6 @@ class State:
 
     __slots__ = (
         "counted",
-        "doubled",
         "hands",
         "must_beat",
         "out_order",
@@ -156,6 +164,7 @@ class State:
         "pass_sixes",
         "phase",
         "pile",
+        "repeats",
         "seen",
         "to_act",
         "trumps",
@@ -171,8 +180,8 @@ class State:
     out_order: tuple[int, ...]
     outcome: Outcome | None
     seen: dict[PositionKey, int]
-    doubled: dict[tuple[int, ...], int]  # the piles of positions seen twice: only those can come round a third time
     counted: PositionKey | None  # the position the last move counted, for its undo token
+    repeats: int  # how many times that position has started a turn, this one included
 
     @classmethod
     def setup(cls, players: int, first_seat: int, must_beat: bool = False, pass_sixes: bool = True) -> State:
@@ -188,8 +197,8 @@ class State:
         state.out_order = ()
         state.outcome = None
         state.seen = {}
-        state.doubled = {}
         state.counted = None
+        state.repeats = 0
         return state
 
     @classmethod
@@ -232,8 +241,8 @@ class State:
         other.out_order = self.out_order
         other.outcome = self.outcome
         other.seen = self.seen.copy()
-        other.doubled = self.doubled.copy()
         other.counted = self.counted
+        other.repeats = self.repeats
         return other
 
     def restore(self, other: State) -> None:
@@ -259,6 +268,9 @@ class State:
 # --- What may be played (§2.3-§2.6), per trigger ------------------------------------------------
 
 
+# Each is one expression, so that the compiled legal_moves() inlines it.
+
+
 def hand_mask(state: State) -> int:
     """Any card of the hand: a lead (§2.3) or a second card (§2.5)."""
     return state.hands[state.to_act]
@@ -266,22 +278,12 @@ def hand_mask(state: State) -> int:
 
 def beat_mask(state: State) -> int:
     """The cards of the hand that beat the top of the pile (§2.4)."""
-    seat = state.to_act
-    return state.hands[seat] & BEATERS[state.trumps[seat]][state.pile[-1]]
+    return state.hands[state.to_act] & BEATERS[state.trumps[state.to_act]][state.pile[-1]]
 
 
 def take_mask(state: State) -> int:
     """:data:`TAKE_BIT` unless the rule option ``must_beat`` forbids taking while a card beats (§2.6)."""
     return 0 if state.must_beat and beat_mask(state) else TAKE_BIT
-
-
-def respond_mask(state: State) -> int:
-    """:func:`beat_mask` and :func:`take_mask` together, computing the beaters once (the search's hot path)."""
-    seat = state.to_act
-    beaters = state.hands[seat] & BEATERS[state.trumps[seat]][state.pile[-1]]
-    if beaters and state.must_beat:
-        return beaters
-    return beaters | TAKE_BIT
 
 
 MOVE_MASKS: dict[str, Callable[[State], int]] = {
@@ -307,19 +309,6 @@ def tie_check(hand: int, top: int, trump: int) -> bool:
     return hand & (hand - 1) == 0 and hand & BEATERS[trump][top] != 0
 
 
-def moved(state: State, move: int) -> tuple[int, tuple[int, ...]]:
-    """The hand of the player to act and the pile once ``move`` is made (nothing is changed)."""
-    seat = state.to_act
-    pile = state.pile
-    if move == TAKE:
-        count = take_count(pile[-1], len(pile), state.trumps[seat])
-        hand = state.hands[seat]
-        for card in pile[-count:]:
-            hand |= 1 << card
-        return hand, pile[:-count]
-    return state.hands[seat] ^ 1 << move, (*pile, move)
-
-
 def turn_key(hands: Sequence[int], pile: tuple[int, ...], to_act: int) -> PositionKey:
     """The position a turn starts in (§3): the player to act leads on an empty pile, else answers."""
     return (tuple(hands), pile, to_act, RESPOND if pile else LEAD)
@@ -341,33 +330,25 @@ def leaves_one_player(state: State, card: int) -> bool:
 def comes_round_third_time(state: State, move: int) -> bool:
     """After ``move`` the turn passes into a position that has already started a turn twice (§3).
 
-    Usually no position has come round twice with the pile the move leaves, which answers
-    without building the position (one expression, so that search inlines it).
+    Search asks the same question after the move's :func:`count_position`, where the answer
+    is at hand (:func:`came_round_third_time`, see :data:`ASKED_AFTER`).
     """
-    return (
-        bool(state.doubled)
-        and (
-            (*state.pile, move) in state.doubled
-            if move != TAKE
-            else state.pile[: -take_count(state.pile[-1], len(state.pile), state.trumps[state.to_act])] in state.doubled
-        )
-        and _position_seen_twice(state, move)
-    )
+    after = State()  # what the move and the passing of the turn make, without the counting
+    after.trumps, after.hands, after.pile = state.trumps, state.hands.copy(), state.pile
+    after.to_act, after.out_order = state.to_act, state.out_order
+    (take_cards if move == TAKE else play_card)(after, move)
+    pass_turn(after, move)
+    return state.seen.get(turn_key(after.hands, after.pile, after.to_act), 0) + 1 >= REPETITIONS_FOR_DRAW
 
 
-def _position_seen_twice(state: State, move: int) -> bool:
-    hand, pile = moved(state, move)
-    hands = state.hands.copy()
-    seat = state.to_act
-    hands[seat] = hand
-    key = turn_key(hands, pile, next_seat(hands, seat))
-    return state.seen.get(key, 0) + 1 >= REPETITIONS_FOR_DRAW
+def came_round_third_time(state: State, move: int) -> bool:
+    """:func:`comes_round_third_time` asked once the move has passed the turn and counted the position."""
+    return state.repeats >= REPETITIONS_FOR_DRAW
 
 
 def takes_whole_pile(state: State, move: int) -> bool:
     """The take empties the pile, so the next player leads (§2.7)."""
-    pile = state.pile
-    return take_count(pile[-1], len(pile), state.trumps[state.to_act]) == len(pile)
+    return TAKE_COUNTS[state.trumps[state.to_act]][state.pile[-1]] >= len(state.pile)
 
 
 def last_card_beats(state: State, move: Any) -> bool:
@@ -413,27 +394,24 @@ def play_card(state: State, card: int) -> None:
 
 def take_cards(state: State, move: int) -> None:
     """The player to act takes from the pile as many cards as :func:`take_count` says (§2.6)."""
-    state.hands[state.to_act], state.pile = moved(state, move)
+    seat = state.to_act
+    pile = state.pile
+    count = TAKE_COUNTS[state.trumps[seat]][pile[-1]]
+    hand = state.hands[seat]
+    for card in pile[-count:]:
+        hand |= 1 << card
+    state.hands[seat] = hand
+    state.pile = pile[:-count]
 
 
 def pass_turn(state: State, move: Any) -> None:
-    """The turn passes to the next player holding cards, and the position is counted (§1, §3)."""
+    """The turn passes to the next player holding cards (§1)."""
     hands = state.hands
     players = len(hands)
     seat = (state.to_act + 1) % players
     while not hands[seat]:
         seat = (seat + 1) % players
     state.to_act = seat
-    # count_position, written out: this runs on nearly every move of a search
-    pile = state.pile
-    key = (tuple(hands), pile, seat, RESPOND if pile else LEAD)
-    seen = state.seen
-    count = seen.get(key, 0) + 1
-    seen[key] = count
-    if count == 2:
-        doubled = state.doubled
-        doubled[pile] = doubled.get(pile, 0) + 1
-    state.counted = key
 
 
 def count_position(state: State, move: Any) -> None:
@@ -443,10 +421,8 @@ def count_position(state: State, move: Any) -> None:
     seen = state.seen
     count = seen.get(key, 0) + 1
     seen[key] = count
-    if count == 2:
-        doubled = state.doubled
-        doubled[pile] = doubled.get(pile, 0) + 1
     state.counted = key
+    state.repeats = count
 
 
 def draw_by_repetition(state: State, move: Any) -> None:
@@ -490,10 +466,6 @@ def adopt_position(state: State, start: State) -> None:
     state.out_order = start.out_order
     state.outcome = None
     state.seen = dict(start.seen)  # the repetition history a resumed game brings (log format §L4.5)
-    state.doubled = {}
-    for (_hands, pile, _to_act, _phase), count in state.seen.items():
-        if count == 2:
-            state.doubled[pile] = state.doubled.get(pile, 0) + 1
 
 
 # --- The table, compiled for search --------------------------------------------------------------
@@ -528,8 +500,10 @@ class Compiled(NamedTuple):
     """By phase, every trigger the table takes there."""
 
 
-def _inlined(function: Callable[..., Any]) -> tuple[str | None, list[str] | None]:
-    """The body of a condition as one expression, or of a callback as statements, on ``state`` and ``move``.
+def _inlined(
+    function: Callable[..., Any], arguments: tuple[str, ...] = ("state", "move")
+) -> tuple[str | None, list[str] | None]:
+    """The body of a condition as one expression, or of a callback as statements, on ``arguments``.
 
     Only a condition that is one ``return`` and a callback with no ``return`` qualify (the
     others are called); their own local names get a prefix so that they cannot collide.
@@ -539,7 +513,7 @@ def _inlined(function: Callable[..., Any]) -> tuple[str | None, list[str] | None
     assert isinstance(tree, ast.FunctionDef)
     body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
     params = [argument.arg for argument in tree.args.args]
-    renames = dict(zip(params, ("state", "move"), strict=True))
+    renames = dict(zip(params, arguments, strict=True))
     local = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     renames.update({name: f"_{function.__name__}_{name}" for name in local - set(params)})
 
@@ -556,28 +530,177 @@ def _inlined(function: Callable[..., Any]) -> tuple[str | None, list[str] | None
     return None, None
 
 
+ASKED_AFTER: dict[str, tuple[str, str]] = {"comes_round_third_time": ("count_position", "came_round_third_time")}
+"""Conditions that search asks later, in another form: ``condition: (callback, form)``.
+
+Where the row of ``condition`` and every row after it in its group begin with the same
+callbacks up to ``callback``, search asks the conditions of the rows after it first (they
+are pure), runs those callbacks once, and then asks ``form``, whose answer is at hand by then.
+A test plays random games through both paths to show that the two forms agree.
+"""
+
+
+def _test(conditions: tuple[Callable[..., bool], ...], namespace: dict[str, Any]) -> str:
+    """The conditions of a row as one Python expression (inlined where they are one expression)."""
+    tests = []
+    for condition in conditions:
+        namespace[condition.__name__] = condition
+        expression, _ = _inlined(condition)
+        tests.append(expression or f"{condition.__name__}(state, move)")
+    return " and ".join(tests)
+
+
+def _run(callbacks: tuple[Callable[..., None], ...], indent: str, namespace: dict[str, Any]) -> list[str]:
+    """The callbacks of a row as Python statements (inlined where they can be)."""
+    lines = []
+    for function in callbacks:
+        namespace[function.__name__] = function
+        _, statements = _inlined(function)
+        for statement in statements or [f"{function.__name__}(state, move)"]:
+            lines += [f"{indent}{line}" for line in statement.splitlines()]
+    return lines
+
+
+def _asked_after(group: tuple[Step, ...]) -> tuple[int, int] | None:
+    """The row of ``group`` whose condition search asks later (:data:`ASKED_AFTER`), and the callbacks run first."""
+    for number, (conditions, callbacks, _dest, _then) in enumerate(group):
+        if len(conditions) == 1 and conditions[0].__name__ in ASKED_AFTER:
+            names = [function.__name__ for function in callbacks]
+            after, _form = ASKED_AFTER[conditions[0].__name__]
+            if after in names:
+                shared = callbacks[: names.index(after) + 1]
+                if all(row[1] == shared for row in group[number + 1 :]):
+                    return number, len(shared)
+    return None
+
+
+Branch = tuple[str | None, tuple[Callable[..., None], ...], int, "tuple[Step, ...] | None"]
+"""One branch of compiled code: its test (``None`` for ``else``), callbacks, destination, transient rows."""
+
+
 def _python_of(group: tuple[Step, ...], indent: str, namespace: dict[str, Any]) -> list[str]:
     """The rows of ``group`` as nested ``if``/``elif``/``else`` statements (their functions put in ``namespace``)."""
+    later = _asked_after(group)
+    first_later = len(group) if later is None else later[0]
+    branches: list[Branch] = [
+        (_test(conditions, namespace) if conditions else None, callbacks, dest, then)
+        for conditions, callbacks, dest, then in group[:first_later]
+    ]
+    if later is None:
+        return _branches(branches, indent, namespace)
+    # From the row asked later on: the other rows' conditions first, the shared callbacks once, then the question.
+    shared = later[1]
+    (condition, *_), callbacks, dest, then = group[first_later]
+    inner = indent + "    " if branches else indent
+    body: list[str] = []
+    asked: list[Branch] = []
+    for index, (conditions, _, other_dest, other_then) in enumerate(group[first_later + 1 : -1]):
+        name = f"_asked_before_{len(inner)}_{index}"
+        body.append(f"{inner}{name} = {_test(conditions, namespace)}")
+        asked.append((name, (), other_dest, other_then))
+    body += _run(callbacks[:shared], inner, namespace)
+    form = globals()[ASKED_AFTER[condition.__name__][1]]
+    asked = [
+        (_test((form,), namespace), callbacks[shared:], dest, then),
+        *asked,
+        (None, (), group[-1][2], group[-1][3]),
+    ]
+    body += _branches(asked, inner, namespace)
+    if not branches:
+        return body
+    return _branches(branches, indent, namespace) + [f"{indent}else:", *body]
+
+
+def _branches(branches: list[Branch], indent: str, namespace: dict[str, Any]) -> list[str]:
+    """``if``/``elif``/``else`` over ``(test, callbacks, destination, rows of a transient destination)``."""
     lines = []
-    for number, (conditions, callbacks, dest, then) in enumerate(group):
-        tests = []
-        for condition in conditions:
-            namespace[condition.__name__] = condition
-            expression, _ = _inlined(condition)
-            tests.append(expression or f"{condition.__name__}(state, move)")
-        if conditions:
-            lines.append(f"{indent}{'if' if number == 0 else 'elif'} {' and '.join(tests)}:")
+    for number, (test, callbacks, dest, then) in enumerate(branches):
+        if test is not None:
+            lines.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
         else:
             lines.append(f"{indent}else:" if number else f"{indent}if True:")
-        for function in callbacks:
-            namespace[function.__name__] = function
-            _, statements = _inlined(function)
-            for statement in statements or [f"{function.__name__}(state, move)"]:
-                lines += [f"{indent}    {line}" for line in statement.splitlines()]
+        lines += _run(callbacks, indent + "    ", namespace)
         lines.append(f"{indent}    state.phase = {dest}")
         if then is not None:
             lines += _python_of(then, indent + "    ", namespace)
     return lines
+
+
+def _is_state(node: ast.AST, attribute: str | None = None) -> bool:
+    """Whether ``node`` is ``state.<attribute>`` (any attribute if not given)."""
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "state"
+        and attribute in (None, node.attr)
+    )
+
+
+_PROLOGUE = {"to_act": "seat", "pile": "pile", "hand": "hand"}
+"""What the prologue of the compiled ``apply`` loads: ``state.to_act``, ``state.pile`` and the hand to act."""
+
+
+def _writes(node: ast.AST) -> set[str]:
+    """Which of :data:`_PROLOGUE`'s values ``node`` may change (a callback called, not inlined, may change any)."""
+    written: set[str] = set()
+    for sub in ast.walk(node):
+        called = isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call)
+        if called and any(isinstance(arg, ast.Name) and arg.id == "state" for arg in sub.value.args):  # type: ignore[attr-defined]
+            written |= set(_PROLOGUE)
+        if isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(sub.ctx, ast.Store):
+            if _is_state(sub):
+                written.add(sub.attr)  # type: ignore[union-attr]
+            elif isinstance(sub, ast.Subscript) and _is_state(sub.value, "hands"):
+                written.add("hand")
+    if "to_act" in written:
+        written.add("hand")
+    return written
+
+
+class _Fresh(ast.NodeTransformer):
+    """Reads of the state that the prologue has in locals, and that nothing has written since, read the locals."""
+
+    def __init__(self, stale: set[str]) -> None:
+        self.stale = stale
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if (
+            isinstance(node.ctx, ast.Load)
+            and "hand" not in self.stale
+            and _is_state(node.value, "hands")
+            and _is_state(node.slice, "to_act")
+        ):
+            return ast.copy_location(ast.Name("hand", ast.Load()), node)
+        return self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if (
+            isinstance(node.ctx, ast.Load)
+            and _is_state(node)
+            and node.attr in _PROLOGUE
+            and node.attr not in self.stale
+        ):
+            return ast.copy_location(ast.Name(_PROLOGUE[node.attr], ast.Load()), node)
+        return self.generic_visit(node)
+
+
+def _read_prologue(statements: list[ast.stmt], stale: set[str]) -> None:
+    """Make the reads in ``statements`` use the prologue's locals while they hold (``stale``: those that stopped)."""
+    for statement in statements:
+        if isinstance(statement, ast.If):
+            statement.test = _Fresh(stale).visit(statement.test)
+            after = set(stale)
+            for branch in (statement.body, statement.orelse):
+                inner = set(stale)
+                _read_prologue(branch, inner)
+                after |= inner
+            stale |= after
+        elif isinstance(statement, ast.While | ast.For):
+            stale |= _writes(statement)  # the loop comes back to its start
+            _Fresh(stale).visit(statement)
+        else:
+            _Fresh(stale).visit(statement)
+            stale |= _writes(statement)
 
 
 def compile_table(rows: Iterable[Row]) -> Compiled:
@@ -638,8 +761,7 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
     # The moves in play become one straight-line Python function, a branch per phase and kind
     # of move, so that search pays for the rules and not for walking the table.
     namespace: dict[str, Any] = dict(names)  # inlined rules read this module's names
-    source = [
-        "def apply(state, move):",
+    prologue = [
         "    seat = state.to_act",
         "    phase = state.phase",
         "    pile = state.pile",
@@ -648,6 +770,7 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         "    outcome = state.outcome",
         "    state.counted = None",
     ]
+    source = ["def apply(state, move):", *prologue]
     for is_take, test in ((True, "if move == TAKE:"), (False, "else:")):
         source.append(f"    {test}")
         branch = "if"
@@ -660,7 +783,11 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         source.append("        else:" if branch == "elif" else "        if True:")
         source.append("            raise NoTransition('take' if move == TAKE else 'card', phase)")
     source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
-    exec("\n".join(source), namespace)
+    module = ast.parse("\n".join(source))
+    function = module.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    _read_prologue(function.body[len(prologue) :], set())
+    exec(compile(ast.fix_missing_locations(module), "<compiled table>", "exec"), namespace)
     apply: Callable[[State, int], Undo] = namespace["apply"]
     apply.__doc__ = "Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."
 
@@ -670,30 +797,22 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         state.counted = None
         run(state, compiled(trigger, state.phase), data)
 
-    def no_moves(state: State) -> int:
-        return 0
-
-    masks: list[Callable[[State], int]] = []
-    for phase in phases:
-        kinds = triggers[phase] & set(PLAY)
-        if kinds == {"beat", "take"}:
-            masks.append(respond_mask)
-        elif len(kinds) == 1:
-            masks.append(MOVE_MASKS[next(iter(kinds))])
-        elif kinds:
-            parts = tuple(MOVE_MASKS[kind] for kind in sorted(kinds))
-            masks.append(lambda state, parts=parts: sum(part(state) for part in parts))  # type: ignore[misc]
-        else:
-            masks.append(no_moves)
-    by_phase = tuple(masks)
-
-    def legal_mask(state: State) -> int:
-        """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
-        return by_phase[state.phase](state)
-
-    def legal_moves(state: State) -> tuple[int, ...]:
-        """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
-        return moves_of_mask(by_phase[state.phase](state))
+    # The legal moves: by phase, the masks of the play triggers the table takes there, OR-ed together.
+    masks: list[str] = []
+    for phase in sorted(phases, key=lambda phase: phase != RESPOND):
+        kinds = sorted(triggers[phase] & set(PLAY))
+        if kinds:
+            parts = [_inlined(MOVE_MASKS[kind], ("state",))[0] or f"MOVE_MASKS[{kind!r}](state)" for kind in kinds]
+            masks += [f"    {'if' if not masks else 'elif'} phase == {phase}:", f"        mask = {' | '.join(parts)}"]
+    masks += ["    else:", "        mask = 0"] if masks else ["    mask = 0"]
+    listed = _inlined(moves_of_mask, ("mask",))[0]
+    legal = ["def legal_mask(state):", "    phase = state.phase", *masks, "    return mask"]
+    legal += ["def legal_moves(state):", "    phase = state.phase", *masks, f"    return {listed}"]
+    exec("\n".join(legal), namespace)
+    legal_mask: Callable[[State], int] = namespace["legal_mask"]
+    legal_mask.__doc__ = "The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."
+    legal_moves: Callable[[State], tuple[int, ...]] = namespace["legal_moves"]
+    legal_moves.__doc__ = "The legal moves of the player to act, cards in pack order then :data:`TAKE`."
 
     return Compiled(apply, fire, legal_mask, legal_moves, tuple(card_triggers), triggers)
 
@@ -718,12 +837,6 @@ def undo(state: State, token: Undo) -> None:
     state.outcome = outcome
     if key is not None:
         count = state.seen[key] - 1
-        if count == 1:
-            doubled, counted_pile = state.doubled, key[1]
-            if doubled[counted_pile] == 1:
-                del doubled[counted_pile]
-            else:
-                doubled[counted_pile] -= 1
         if count:
             state.seen[key] = count
         else:

@@ -43,6 +43,9 @@ AUTOMATIC = {"sixes": "pass_sixes", "tie_check": "tie_check"}
 PLAY = ("lead", "beat", "second", "take")
 """The triggers of moves in play (the search path's moves)."""
 
+TURN = ("pass_turn", "count_position")
+"""The callbacks of a move that ends a turn: the turn passes, and the position it starts in is counted (§3)."""
+
 TRANSITIONS: tuple[Row, ...] = (
     # Setup (rules §2.1, §2.2): a position instead of all of it, or trump choice, deal, sixes.
     Row("position", "trump_choice", "lead", ("position_leads",), ("adopt_position", "count_position")),
@@ -55,18 +58,18 @@ TRANSITIONS: tuple[Row, ...] = (
     Row("pass_sixes", "sixes", "lead", (), ("count_position",)),
     # Play (§2.3-§2.7, §3): who answers, the second card, the re-lead, going out, the draws.
     Row("lead", "lead", "tie_check", ("leaves_one_player",), ("play_card",)),
-    Row("lead", "lead", "finished", ("comes_round_third_time",), ("play_card", "pass_turn", "draw_by_repetition")),
-    Row("lead", "lead", "respond", (), ("play_card", "pass_turn")),
+    Row("lead", "lead", "finished", ("comes_round_third_time",), ("play_card", *TURN, "draw_by_repetition")),
+    Row("lead", "lead", "respond", (), ("play_card", *TURN)),
     Row("beat", "respond", "second", ("beater_keeps_cards",), ("play_card",)),
     Row("beat", "respond", "tie_check", ("leaves_one_player",), ("play_card",)),
-    Row("beat", "respond", "finished", ("comes_round_third_time",), ("play_card", "pass_turn", "draw_by_repetition")),
-    Row("beat", "respond", "respond", (), ("play_card", "pass_turn")),
+    Row("beat", "respond", "finished", ("comes_round_third_time",), ("play_card", *TURN, "draw_by_repetition")),
+    Row("beat", "respond", "respond", (), ("play_card", *TURN)),
     Row("second", "second", "tie_check", ("leaves_one_player",), ("play_card",)),
-    Row("second", "second", "finished", ("comes_round_third_time",), ("play_card", "pass_turn", "draw_by_repetition")),
-    Row("second", "second", "respond", (), ("play_card", "pass_turn")),
-    Row("take", "respond", "finished", ("comes_round_third_time",), ("take_cards", "pass_turn", "draw_by_repetition")),
-    Row("take", "respond", "lead", ("takes_whole_pile",), ("take_cards", "pass_turn")),
-    Row("take", "respond", "respond", (), ("take_cards", "pass_turn")),
+    Row("second", "second", "finished", ("comes_round_third_time",), ("play_card", *TURN, "draw_by_repetition")),
+    Row("second", "second", "respond", (), ("play_card", *TURN)),
+    Row("take", "respond", "finished", ("comes_round_third_time",), ("take_cards", *TURN, "draw_by_repetition")),
+    Row("take", "respond", "lead", ("takes_whole_pile",), ("take_cards", *TURN)),
+    Row("take", "respond", "respond", (), ("take_cards", *TURN)),
     Row("tie_check", "tie_check", "finished", ("last_card_beats",), ("draw_by_tie_check",)),
     Row("tie_check", "tie_check", "finished", (), ("last_holder_loses",)),
 )

@@ -135,7 +135,7 @@ class ProofNumberSearch:
         if state.outcome is not None:
             return core.won(state.outcome, seat)
         work = state.copy()
-        work.seen, work.doubled = {}, {}
+        work.seen = {}
         key = work.key()
         known = self.table.get((key, seat))
         if known is not None and known >= NOT_WIN:
@@ -211,7 +211,7 @@ class ProofNumberSearch:
         numbers = self._numbers[seat]
         table = self.table
         work = state.copy()
-        work.seen, work.doubled = {}, {}
+        work.seen = {}
         root = work.key()
         if table.get((root, seat)) == NOT_WIN:
             return True

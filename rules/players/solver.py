@@ -469,5 +469,4 @@ def _fresh(state: core.State) -> core.State:
     """A copy of ``state`` whose repetition history starts at it."""
     other = state.copy()
     other.seen = {} if other.phase in (core.SECOND, core.FINISHED) else {other.key(): 1}
-    other.doubled = {}
     return other

@@ -221,6 +221,28 @@ def test_the_search_path_and_the_machine_agree_from_positions() -> None:
     assert set(endings) == {"loss", "tie_check", "repetition"}
 
 
+def test_search_asks_the_repetition_question_after_counting_and_gets_the_table_s_answer() -> None:
+    """The table asks ``comes_round_third_time`` before a move; search asks ``came_round_third_time``
+    once the move has counted its position (``core.ASKED_AFTER``). On every legal move of games
+    that often repeat, the two answers are the same."""
+    asked = repeated = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        state = Game.from_position(small_position(rng)).core_state()
+        while state.phase != core.FINISHED:
+            moves = core.legal_moves(state)
+            for move in moves:
+                after = state.copy()
+                core.apply(after, move)
+                if after.counted is not None:  # the move passed the turn: the repetition row could be taken
+                    assert core.comes_round_third_time(state, move) == core.came_round_third_time(after, move)
+                    assert (after.outcome is not None and after.outcome.reason == "repetition") == (after.repeats >= 3)
+                    asked += 1
+                    repeated += after.repeats >= 3
+            core.apply(state, moves[int(rng.random() * len(moves))])
+    assert asked > 10_000 and repeated > 0
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_undo_restores_the_state_exactly(seed: int) -> None:
     game = dealt_game(1000 + seed)
