@@ -309,11 +309,6 @@ def tie_check(hand: int, top: int, trump: int) -> bool:
     return hand & (hand - 1) == 0 and hand & BEATERS[trump][top] != 0
 
 
-def turn_key(hands: Sequence[int], pile: tuple[int, ...], to_act: int) -> PositionKey:
-    """The position a turn starts in (§3): the player to act leads on an empty pile, else answers."""
-    return (tuple(hands), pile, to_act, RESPOND if pile else LEAD)
-
-
 # --- Conditions of the table: pure questions about the state and the incoming move -------------
 
 
@@ -333,12 +328,12 @@ def comes_round_third_time(state: State, move: int) -> bool:
     Search asks the same question after the move's :func:`count_position`, where the answer
     is at hand (:func:`came_round_third_time`, see :data:`ASKED_AFTER`).
     """
-    after = State()  # what the move and the passing of the turn make, without the counting
+    after = State()  # the move and the passing of the turn, on a scratch state with an empty history
     after.trumps, after.hands, after.pile = state.trumps, state.hands.copy(), state.pile
-    after.to_act, after.out_order = state.to_act, state.out_order
-    (take_cards if move == TAKE else play_card)(after, move)
-    pass_turn(after, move)
-    return state.seen.get(turn_key(after.hands, after.pile, after.to_act), 0) + 1 >= REPETITIONS_FOR_DRAW
+    after.to_act, after.out_order, after.seen = state.to_act, state.out_order, {}
+    for callback in (take_cards if move == TAKE else play_card, pass_turn, count_position):
+        callback(after, move)
+    return state.seen.get(after.counted, 0) + after.repeats >= REPETITIONS_FOR_DRAW  # type: ignore[arg-type]
 
 
 def came_round_third_time(state: State, move: int) -> bool:
@@ -415,9 +410,13 @@ def pass_turn(state: State, move: Any) -> None:
 
 
 def count_position(state: State, move: Any) -> None:
-    """A turn starts: count its position for the repetition rule (§3)."""
+    """A turn starts: count its position for the repetition rule (§3).
+
+    The position is the hands, the pile, the player to act and the phase: ``lead`` on an
+    empty pile, else ``respond`` (a turn never starts with a second card).
+    """
     pile = state.pile
-    key = turn_key(state.hands, pile, state.to_act)
+    key = (tuple(state.hands), pile, state.to_act, RESPOND if pile else LEAD)
     seen = state.seen
     count = seen.get(key, 0) + 1
     seen[key] = count
