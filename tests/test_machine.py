@@ -192,3 +192,13 @@ def test_an_event_without_a_row_is_refused_and_changes_nothing() -> None:
     assert refused.value.refusal.code == "no_transition"
     assert str(refused.value) == "the rules take no deal event in phase deal"
     assert (game.state(), len(game.events)) == before
+
+
+def test_search_refuses_a_move_the_table_has_no_row_for() -> None:
+    ace, king = core.Card.parse("AS"), core.Card.parse("KH")
+    state = core.State.from_position(trumps=(0, 1), hands=((ace,), (king,)), pile=(), to_act=0, phase=core.LEAD)
+    core.apply(state, ace)  # seat 0 goes out; seat 1's last card, K♥ of its trump, beats A♠: a draw
+    assert state.phase == core.FINISHED
+    with pytest.raises(core.NoTransition, match="^the rules have no take in phase finished$") as refused:
+        core.apply(state, core.TAKE)
+    assert (refused.value.trigger, refused.value.phase) == ("take", core.FINISHED)
