@@ -2,8 +2,9 @@
 
 A third figure is the yardstick the search path is judged by: the duel's rules written
 straight into one loop on bit masks, with no table, no state object and no undo token
-(:func:`_lean_plies`). It runs in the same process, right after the other two, so that a
-busy machine slows all three alike; the report gives search / yardstick.
+(:func:`_lean_plies`). The search path and the yardstick take turns in the same process,
+in :data:`ROUNDS` rounds each, so that a machine busy with something else slows both alike;
+the report gives search / yardstick.
 """
 
 from __future__ import annotations
@@ -101,6 +102,21 @@ def _lean_plies(seconds: float, seed: int) -> tuple[int, float]:
     return plies, time.perf_counter() - start
 
 
+ROUNDS = 5
+"""How many turns the search path and the yardstick each take (each round a new seed)."""
+
+
+def _in_turns(seconds: float, seed: int) -> tuple[tuple[int, float], tuple[int, float]]:
+    """Plies and seconds of the search path and of the yardstick, run in turns for ``seconds`` each."""
+    search = lean = (0, 0.0)
+    for round_seed in range(seed, seed + ROUNDS):
+        plies, elapsed = _search_plies(seconds / ROUNDS, round_seed)
+        search = (search[0] + plies, search[1] + elapsed)
+        plies, elapsed = _lean_plies(seconds / ROUNDS, round_seed)
+        lean = (lean[0] + plies, lean[1] + elapsed)
+    return search, lean
+
+
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_("Play random duels and print plies per second through the machine, the search path and the yardstick.")
 
@@ -111,8 +127,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
     machine_plies, machine_time = _machine_plies(seconds, seed)
-    search_plies, search_time = _search_plies(seconds, seed)
-    lean_plies, lean_time = _lean_plies(seconds, seed)
+    (search_plies, search_time), (lean_plies, lean_time) = _in_turns(seconds, seed)
     search = search_plies / search_time
     lean = lean_plies / lean_time
     figures: dict[str, float] = {
