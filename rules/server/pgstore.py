@@ -39,6 +39,7 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from rules.locale import N_, Message
 from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable
 
 log = logging.getLogger("rules.server")
@@ -132,7 +133,8 @@ async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -
         row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_version")).fetchone()
         current = int(row[0]) if row else 0
         if current > len(MIGRATIONS):
-            raise StoreError(f"the database is at schema version {current}, newer than this server's")
+            message = N_("the database is at schema version {version}, newer than this server's")
+            raise StoreError(Message(message, version=current))
         target = len(MIGRATIONS) if upto is None else upto
         for version in range(current + 1, target + 1):
             await conn.execute(MIGRATIONS[version - 1].encode())
@@ -141,7 +143,10 @@ async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -
         return max(current, target)
 
 
-def check(url: str) -> str | None:
+_CANNOT_USE = N_("cannot use the database {db}: {why}")
+
+
+def check(url: str) -> StoreError | None:
     """Why the server cannot use the database at ``url`` (checked before it starts; migrates it), or ``None``."""
 
     async def attempt() -> None:
@@ -151,7 +156,7 @@ def check(url: str) -> str | None:
     try:
         asyncio.run(attempt())
     except StoreError as error:
-        return str(error)
+        return error
     return None
 
 
@@ -181,9 +186,10 @@ class PostgresStore:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5) as conn:
                 await migrate(conn)
         except psycopg.Error as error:
-            raise StoreUnavailable(f"cannot use the database {redact(url)}: {_one_line(error)}") from None
+            raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=_one_line(error))) from None
         except StoreError as error:
-            raise StoreError(f"cannot use the database {redact(url)}: {error}") from None
+            why = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Message) else str(error)
+            raise StoreError(Message(_CANNOT_USE, db=redact(url), why=why)) from None
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url,
             min_size=pool_size,  # opened at start: a busy moment does not wait for new connections
