@@ -86,7 +86,8 @@ def _table(result: ArenaResult) -> Table:
         else:
             shown.append(f"{bot} ≤ {bound['at_most']:+.0f}")
     why = [sweep_reason(*sweep) for sweep in _sweeps(result)]
-    table.caption = "Elo: " + ", ".join(shown) + "".join(f"\n{line}" for line in dict.fromkeys(why))
+    elo = _("Elo: {ratings}").format(ratings=", ".join(shown))
+    table.caption = elo + "".join(f"\n{line}" for line in dict.fromkeys(why))
     return table
 
 
@@ -139,11 +140,11 @@ def sweep_reason(winner: str, loser: str, games: int, low: float) -> str:
     """Why a bot's rating is given as a bound, in the language spoken."""
     return ngettext(
         "{winner} won the {games} game against {loser}: a clean sweep has no finite Elo estimate, "
-        "so the rating shown is a bound from the 95% interval of the score (at least {low})",
+        "so the rating shown is a bound from the {confidence} interval of the score (at least {low})",
         "{winner} won all {games} games against {loser}: a clean sweep has no finite Elo estimate, "
-        "so the rating shown is a bound from the 95% interval of the score (at least {low})",
+        "so the rating shown is a bound from the {confidence} interval of the score (at least {low})",
         games,
-    ).format(winner=winner, loser=loser, games=games, low=f"{low:.1%}")
+    ).format(winner=winner, loser=loser, games=games, confidence="95%", low=f"{low:.1%}")
 
 
 def _sweep(pair: PairResult) -> tuple[str | None, str | None]:

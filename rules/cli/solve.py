@@ -96,12 +96,14 @@ def solve(
             )
         )
     typer.echo(_("best: {move}").format(move=_describe(event_dict(evaluation.best[0]))))
-    for entry in evaluation.moves:
+    described = [_describe(event_dict(entry.move)) for entry in evaluation.moves]
+    width = max([12, *(len(text) for text in described)])
+    for text, entry in zip(described, evaluation.moves, strict=True):
         if evaluation.kind == "exact":
             value = _move_value(int(entry.value))
         else:
             value = _("about {score}").format(score=f"{entry.value:.0%}")
-        typer.echo(f"  {_describe(event_dict(entry.move)):<12} {value}")
+        typer.echo(f"  {text:<{width}} {value}")
 
 
 def result(evaluation: Evaluation) -> dict[str, Any]:

@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -125,6 +126,32 @@ def _one_line(error: BaseException) -> str:
     return text[0] if text else type(error).__name__
 
 
+_AT = r'connection to server at "(?P<host>[^"]+)"(?: \([^)]*\))?, port (?P<port>\d+) failed: '
+# Why libpq or the server could not connect, as they usually say it, in our words (translated by trumps serve).
+_CONNECT_REASONS = (
+    (
+        re.compile(_AT + "Connection refused"),
+        N_("nothing answers at {host}, port {port} (is PostgreSQL running there?)"),
+    ),
+    (re.compile(_AT + "timeout expired"), N_("{host}, port {port}, did not answer in time")),
+    (re.compile(r"failed to resolve host '(?P<host>[^']+)'"), N_("unknown host {host}")),
+    (re.compile(r'could not translate host name "(?P<host>[^"]+)"'), N_("unknown host {host}")),
+    (re.compile(r'database "(?P<name>[^"]+)" does not exist'), N_("the server has no database {name}")),
+    (re.compile(r'role "(?P<user>[^"]+)" does not exist'), N_("the server has no user {user}")),
+    (re.compile(r'password authentication failed for user "(?P<user>[^"]+)"'), N_("the password of {user} is refused")),
+)
+
+
+def _connect_reason(error: BaseException) -> Message | str:
+    """Why a connection failed: a usual reason as a :class:`Message`, another as the driver's first line."""
+    line = _one_line(error)
+    for pattern, message in _CONNECT_REASONS:
+        found = pattern.search(line)
+        if found is not None:
+            return Message(message, **found.groupdict())
+    return line
+
+
 async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -> int:
     """Bring the schema up to :data:`MIGRATIONS` (or to version ``upto``); the version it is at."""
     async with conn.transaction():
@@ -186,7 +213,7 @@ class PostgresStore:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5) as conn:
                 await migrate(conn)
         except psycopg.Error as error:
-            raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=_one_line(error))) from None
+            raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=_connect_reason(error))) from None
         except StoreError as error:
             why = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Message) else str(error)
             raise StoreError(Message(_CANNOT_USE, db=redact(url), why=why)) from None
