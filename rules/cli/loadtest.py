@@ -35,7 +35,7 @@ import typer
 
 from rules.cli.extras import require_server
 from rules.cli.usage import os_reason
-from rules.locale import N_, Message, _, ngettext, said
+from rules.locale import N_, Message, _, ngettext, pgettext, said
 
 
 @dataclass
@@ -237,14 +237,20 @@ def _report(
     pace = _("thinking {seconds} s a move on average").format(seconds=f"{think:g}") if think else _("no thinking time")
     moves = ngettext("{count} move", "{count} moves", tally.moves).format(count=tally.moves)
     typer.echo(_("{duels}, {pace}: {moves}, {rate} moves/s").format(duels=duels, pace=pace, moves=moves, rate=rate))
-    shown = ", ".join(_("{name} {value} ms").format(name=name, value=value) for name, value in latency.items())
-    typer.echo(_("latency from a move to the update that shows it: {figures}").format(figures=shown))
-    shown = ", ".join(_("{name} {value} ms").format(name=name, value=value) for name, value in opponent.items())
-    typer.echo(_("latency from a move to the opponent's update: {figures}").format(figures=shown))
+    typer.echo(_("latency from a move to the update that shows it: {figures}").format(figures=_latencies(latency)))
+    typer.echo(_("latency from a move to the opponent's update: {figures}").format(figures=_latencies(opponent)))
     typer.echo(
         _("hands finished: {hands}; errors: {errors}; lost moves: {lost}").format(
             hands=tally.hands, errors=len(tally.errors), lost=tally.lost
         )
+    )
+
+
+def _latencies(summary: dict[str, float]) -> str:
+    """``p50 1.2 ms, …, max 8 ms`` in the language spoken (the percentiles keep their usual names)."""
+    names = {"max": pgettext("the largest of the latencies", "max")}
+    return ", ".join(
+        _("{name} {value} ms").format(name=names.get(name, name), value=value) for name, value in summary.items()
     )
 
 

@@ -126,13 +126,21 @@ TYPER_SENTENCES = (
 ``{reason}`` is itself one of these sentences; the others are what the user typed or a name, kept as written."""
 
 _FIELD = re.compile(r"\{(\w+)\}")
+_WIDE = {"reason", "names", "arguments"}
+"""Fields that may hold spaces (a sentence, a list); any other is one word or one quoted value."""
+_ANY = ".+?"
+_ONE = r"'[^']*'|[^\s']+"
 
 
 def _pattern(sentence: str) -> re.Pattern[str]:
     parts = _FIELD.split(sentence)  # literal, field, literal, field, ...
-    return re.compile(
-        "".join(re.escape(part) if index % 2 == 0 else f"(?P<{part}>.+?)" for index, part in enumerate(parts))
-    )
+    pieces = []
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            pieces.append(re.escape(part))
+        else:
+            pieces.append(f"(?P<{part}>{_ANY if part in _WIDE else _ONE})")
+    return re.compile("".join(pieces))
 
 
 # The most specific sentence first: one with more fixed words wins over one that a field could stretch to cover.
@@ -178,9 +186,9 @@ _OS_REASONS = {
 
 
 def os_reason(error: OSError) -> str:
-    """Why the system refused, in the language spoken for the usual reasons, else as the system says it."""
+    """Why the system refused: a usual reason in the language spoken, else (and in English) as the system says it."""
     reason = _OS_REASONS.get(error.errno or 0)
-    if reason is not None:
+    if reason is not None and language() != "en":
         return _(reason)
     return error.strerror or str(error)
 
