@@ -90,7 +90,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
-    """Every message the bar asks for, with small arguments: name -> arguments."""
+    """Every message the bar asks for, with small arguments: name -> arguments. ``port`` is busy; a refusal of
+    the database needs a free one (the port is checked first)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free = str(probe.getsockname()[1])
     return {
         "solve exact": ["solve", files["position"]],
         "solve estimate": ["solve", files["deal"], "--seconds", "0.01", "--playouts", "1"],
@@ -108,11 +112,11 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
         "arena noise": ["arena", "random", "greedy:2"],
         "bench": ["bench", "--seconds", "0.01"],
         "serve busy port": ["serve", "--port", str(port), "--db", files["folder"] + "/t.sqlite3"],
-        "serve no folder": ["serve", "--port", "1", "--db", files["folder"] + "/missing/t.sqlite3"],
-        "serve not a database": ["serve", "--port", "1", "--db", files["garbage"]],
+        "serve no folder": ["serve", "--port", free, "--db", files["folder"] + "/missing/t.sqlite3"],
+        "serve not a database": ["serve", "--port", free, "--db", files["garbage"]],
         "serve bad setting": ["serve", "--port", "1", "--sync", "sometimes"],
         "serve negative setting": ["serve", "--port", "1", "--rate", "-1"],
-        "serve unreachable postgres": ["serve", "--port", "1", "--db", "postgresql://nobody:secret@127.0.0.1:1/x"],
+        "serve unreachable postgres": ["serve", "--port", free, "--db", "postgresql://nobody:secret@127.0.0.1:1/x"],
         "loadtest several servers": ["loadtest", "--servers", "2"],
         "unknown option": ["arena", "random", "greedy", "--gam", "2"],
         "unknown command": ["no-such-command"],
