@@ -74,6 +74,11 @@ def translated(command: Any) -> None:
         return option
 
     command.get_help_option = help_option
+
+    def format_usage(ctx: Any, formatter: Any) -> None:  # click's "Usage: ", in the language spoken
+        formatter.write_usage(ctx.command_path, " ".join(command.collect_usage_pieces(ctx)), _("Usage:") + " ")
+
+    command.format_usage = format_usage
     for sub in getattr(command, "commands", {}).values():
         translated(sub)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
@@ -16,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from rules.locale import N_
+from rules.locale import N_, Message, _, english, ngettext, said
 from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -41,11 +42,11 @@ def arena(
         for spec in bots:
             _check_noise(spec)
     except ValueError as error:
-        typer.echo(str(error), err=True)
+        typer.echo(said(error), err=True)
         raise typer.Exit(1) from None
     total = len(tasks(bots, games, seed, players))
     console = Console(stderr=True)
-    columns = (TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    columns = (TextColumn(_("arena")), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         bar = progress.add_task("games", total=total)
         result = run_arena(bots, games, seed, players, jobs, lambda done: progress.update(bar, completed=done))
@@ -56,9 +57,12 @@ def arena(
 
 
 def _table(result: ArenaResult) -> Table:
-    table = Table(title=f"arena: {result.players} players, seed {result.seed}")
-    for name in ("A", "B", "A wins", "draws", "B wins", "A win rate (95% CI)", "A score"):
-        table.add_column(name, justify="left" if name in ("A", "B") else "right")
+    title = ngettext("arena: {players} player, seed {seed}", "arena: {players} players, seed {seed}", result.players)
+    table = Table(title=title.format(players=result.players, seed=result.seed))
+    table.add_column("A", justify="left")
+    table.add_column("B", justify="left")
+    for name in (_("A wins"), _("draws"), _("B wins"), _("A win rate (95% CI)"), _("A score")):
+        table.add_column(name, justify="right")
     for pair in result.pairs:
         rate, low, high = pair.win_rate()
         table.add_row(
@@ -81,19 +85,21 @@ def _table(result: ArenaResult) -> Table:
             shown.append(f"{bot} ≥ {bound['at_least']:+.0f}")
         else:
             shown.append(f"{bot} ≤ {bound['at_most']:+.0f}")
-    why = [bound["why"] for bound in bounds.values()]
-    table.caption = "Elo: " + ", ".join(shown) + "".join(f"\n{line}" for line in dict.fromkeys(why))
+    why = [sweep_reason(*sweep) for sweep in _sweeps(result)]
+    elo = _("Elo: {ratings}").format(ratings=", ".join(shown))
+    table.caption = elo + "".join(f"\n{line}" for line in dict.fromkeys(why))
     return table
 
 
 def _check_noise(spec: str) -> None:
     """Refuse a greedy bot's noise outside 0 to 1 (it is the chance of a random move)."""
-    name, _, parameter = spec.partition(":")
+    name, _colon, parameter = spec.partition(":")
     if name != "greedy" or not parameter:
         return
     noise = float(parameter)  # check_bots has refused what is not a number
     if not 0 <= noise <= 1:
-        raise ValueError(f"bot {spec!r}: the noise {parameter} is out of range: a chance of a random move is 0 to 1")
+        message = N_("bot {spec!r}: the noise {noise} is out of range: a chance of a random move is 0 to 1")
+        raise ValueError(Message(message, spec=spec, noise=parameter))
 
 
 def _elo(score: float) -> float:
@@ -110,21 +116,35 @@ def elo_bounds(result: ArenaResult) -> dict[str, dict[str, float | str]]:
     """
     ratings = elo_ratings(result.bots, result.pairs)
     bounds: dict[str, dict[str, float | str]] = {}
-    for pair in result.pairs:
-        winner, loser = _sweep(pair)
-        if winner is None or loser is None:
-            continue
-        _, low, _ = PairResult(winner, loser, a_wins=pair.games).win_rate()
+    for winner, loser, games, low in _sweeps(result):
         gap = round(_elo(low), 1)
-        why = (
-            f"{winner} won all {pair.games} games against {loser}: a clean sweep has no finite Elo estimate, "
-            f"so the rating shown is a bound from the 95% interval of the score (at least {low:.1%})"
-        )
+        with english():  # a field of --json
+            why = sweep_reason(winner, loser, games, low)
         if winner == result.bots[0]:
             bounds[loser] = {"at_most": round(ratings[winner] - gap, 1), "why": why}
         else:
             bounds[winner] = {"at_least": round(ratings[loser] + gap, 1), "why": why}
     return bounds
+
+
+def _sweeps(result: ArenaResult) -> Iterator[tuple[str, str, int, float]]:
+    """Each pair that one bot won every game of: the winner, the loser, the games, the low end of the winner's score."""
+    for pair in result.pairs:
+        winner, loser = _sweep(pair)
+        if winner is not None and loser is not None:
+            _rate, low, _high = PairResult(winner, loser, a_wins=pair.games).win_rate()
+            yield winner, loser, pair.games, low
+
+
+def sweep_reason(winner: str, loser: str, games: int, low: float) -> str:
+    """Why a bot's rating is given as a bound, in the language spoken."""
+    return ngettext(
+        "{winner} won the {games} game against {loser}: a clean sweep has no finite Elo estimate, "
+        "so the rating shown is a bound from the {confidence} interval of the score (at least {low})",
+        "{winner} won all {games} games against {loser}: a clean sweep has no finite Elo estimate, "
+        "so the rating shown is a bound from the {confidence} interval of the score (at least {low})",
+        games,
+    ).format(winner=winner, loser=loser, games=games, confidence="95%", low=f"{low:.1%}")
 
 
 def _sweep(pair: PairResult) -> tuple[str | None, str | None]:

@@ -20,7 +20,7 @@ from rules import core
 from rules.cards import mask_of
 from rules.events import ChooseTrump
 from rules.game import Game
-from rules.locale import N_
+from rules.locale import N_, _
 from rules.options import RuleSet
 
 
@@ -139,7 +139,12 @@ def bench(
     if as_json:
         typer.echo(json.dumps(figures))
         return
-    typer.echo(f"machine (Game.legal_moves + Game.push):  {figures['machine_plies_per_s']:>9,} plies/s")
-    typer.echo(f"search  (core.legal_moves + core.apply): {figures['search_plies_per_s']:>9,} plies/s")
-    typer.echo(f"yardstick (one hand-written mask loop):  {figures['lean_plies_per_s']:>9,} plies/s")
-    typer.echo(f"search / yardstick: {figures['search_to_lean']:.2f}")
+    rows = [
+        (_("machine (Game.legal_moves + Game.push):"), figures["machine_plies_per_s"]),
+        (_("search (core.legal_moves + core.apply):"), figures["search_plies_per_s"]),
+        (_("yardstick (one hand-written mask loop):"), figures["lean_plies_per_s"]),
+    ]
+    width = max(len(label) for label, _rate in rows)
+    for label, rate in rows:
+        typer.echo(_("{label} {rate} plies/s").format(label=label.ljust(width), rate=f"{rate:>9,.0f}"))
+    typer.echo(_("search / yardstick: {ratio}").format(ratio=f"{figures['search_to_lean']:.2f}"))

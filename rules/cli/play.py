@@ -34,6 +34,7 @@ from rich.text import Text
 
 from rules.cards import Card
 from rules.cli import terminal
+from rules.cli.usage import os_reason
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
 from rules.game import Game
 from rules.locale import LANGUAGES, N_, _, language, language_from_environment, ngettext, pgettext, use_language
@@ -912,7 +913,9 @@ class LogFile:
             else:
                 write_log(game, self.path)
         except OSError as problem:
-            typer.echo(_("cannot save the log to {path}: {why}").format(path=self.path, why=problem.strerror), err=True)
+            typer.echo(
+                _("cannot save the log to {path}: {why}").format(path=self.path, why=os_reason(problem)), err=True
+            )
             raise typer.Exit(1) from None
         self._written = events
 

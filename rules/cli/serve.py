@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from rules.cli.extras import require_server
-from rules.locale import N_
+from rules.cli.usage import os_reason
+from rules.locale import N_, _, said
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_(
@@ -80,28 +81,30 @@ def serve(
             computer_delay=computer_delay,
         )
     except ValueError as error:
-        typer.echo(f"trumps serve: {error}", err=True)
+        typer.echo(f"trumps serve: {said(error)}", err=True)
         raise typer.Exit(2) from None
     busy = port_problem(host, port)
     if busy is not None:
-        typer.echo(f"trumps serve: cannot listen on {host}:{port}: {busy}", err=True)
+        cannot = _("cannot listen on {address}: {why}").format(address=f"{host}:{port}", why=busy)
+        typer.echo(f"trumps serve: {cannot}", err=True)
         raise typer.Exit(1)
     if is_postgres(settings.db):
         from rules.server.pgstore import check, redact
 
-        problem = check(settings.db)
-        if problem is not None:
-            typer.echo(f"trumps serve: {problem}", err=True)
+        refused = check(settings.db)
+        if refused is not None:
+            typer.echo(f"trumps serve: {said(refused)}", err=True)
             raise typer.Exit(1)
         shown = redact(settings.db)
     else:
         problem = database_problem(settings.db)
         if problem is not None:
-            typer.echo(f"trumps serve: cannot use the database {settings.db}: {problem}", err=True)
+            cannot = _("cannot use the database {db}: {why}").format(db=settings.db, why=said(problem))
+            typer.echo(f"trumps serve: {cannot}", err=True)
             raise typer.Exit(2)
         shown = settings.db
     logs.configure(log_level, log_json)
-    typer.echo(f"serving on http://{host}:{port}/  (database {shown})", err=True)
+    typer.echo(_("serving on {url}  (database {db})").format(url=f"http://{host}:{port}/", db=shown), err=True)
     uvicorn.run(
         create_app(settings),
         host=host,
@@ -119,12 +122,15 @@ def serve(
 
 
 def port_problem(host: str, port: int) -> str | None:
-    """Why the server could not listen on ``host:port`` (checked before anything is created), or ``None``."""
+    """Why the server could not listen on ``host:port`` (checked before anything is created), in the language
+    spoken, or ``None``."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
-        return f"unknown address ({error.strerror})"
-    family, kind, proto, _, address = infos[0]
+        if error.errno == socket.EAI_NONAME:
+            return _("unknown address: no machine has this name")
+        return _("unknown address ({why})").format(why=error.strerror)
+    family, kind, proto, _canonical, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         # As uvicorn binds: SO_REUSEADDR, so a port in TIME_WAIT after a restart is not called busy.
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -132,6 +138,6 @@ def port_problem(host: str, port: int) -> str | None:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
-                return "the port is in use by another program (choose another with --port)"
-            return error.strerror or str(error)
+                return _("the port is in use by another program (choose another with --port)")
+            return os_reason(error)
     return None

@@ -16,12 +16,21 @@ from typing import Annotated, Any
 import typer
 
 from rules.analysis import PLAYOUTS, Evaluation, evaluate
+from rules.cli.usage import os_reason
 from rules.events import event_dict
-from rules.locale import N_
+from rules.locale import N_, _, ngettext, pgettext
 from rules.log import LogError, read_log
 from rules.players.solver import Solver
 
 WORDS = {1: "win", 0: "draw", -1: "loss"}
+"""An exact value in words (the English of ``--json``'s ``value``)."""
+
+# The line about the seat to act when the value is exact, and a move's value, for each value.
+_EXACT = {
+    1: N_("seat {seat} to act: win ({value})"),
+    0: N_("seat {seat} to act: draw ({value})"),
+    -1: N_("seat {seat} to act: loss ({value})"),
+}
 
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -45,17 +54,26 @@ def solve(
     try:
         data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
     except OSError as error:
-        _fail(f"cannot read {log}: {error.strerror}")
+        _fail(_("cannot read {path}: {why}").format(path=log, why=os_reason(error)))
     try:
         game = read_log(data)
     except LogError as error:
-        _fail(str(error))
-    if game.rules.players != 2:
-        _fail(f"the solver handles the duel only, and this log has {game.rules.players} players")
+        _fail(str(error))  # a line of the log format (§L6), English as trumps replay says it
+    players = game.rules.players
+    if players != 2:
+        _fail(
+            ngettext(
+                "the solver handles the duel only, and this log has {count} player",
+                "the solver handles the duel only, and this log has {count} players",
+                players,
+            ).format(count=players)
+        )
     if game.is_over():
-        _fail("the game is over: there is no move to solve")
-    if game.phase in ("trump_choice", "deal"):
-        _fail(f"there is no position to solve yet: the log ends in phase {game.phase}")
+        _fail(_("the game is over: there is no move to solve"))
+    if game.phase == "trump_choice":
+        _fail(_("there is no position to solve yet: the log ends before the trumps are chosen"))
+    if game.phase == "deal":
+        _fail(_("there is no position to solve yet: the log ends before the deal"))
     evaluation = evaluate(game, Solver(seconds=seconds), playouts)
     if as_json:
         typer.echo(json.dumps(result(evaluation)))
@@ -63,17 +81,29 @@ def solve(
     seat = evaluation.seat
     if evaluation.kind == "exact":
         assert evaluation.value is not None
-        typer.echo(f"seat {seat} to act: {WORDS[evaluation.value]} ({evaluation.value:+d})")
+        typer.echo(_(_EXACT[evaluation.value]).format(seat=seat, value=f"{evaluation.value:+d}"))
     else:
         assert seat is not None
         typer.echo(
-            f"seat {seat} to act: no exact value within {seconds:g} s; estimate: a score of about "
-            f"{evaluation.scores[seat]:.0%} (1 a win, ½ a draw) from {evaluation.samples} playouts"
+            ngettext(
+                "seat {seat} to act: no exact value within {seconds} s; "
+                "estimate: a score of about {score} (1 a win, ½ a draw) from {count} playout",
+                "seat {seat} to act: no exact value within {seconds} s; "
+                "estimate: a score of about {score} (1 a win, ½ a draw) from {count} playouts",
+                evaluation.samples,
+            ).format(
+                seat=seat, seconds=f"{seconds:g}", score=f"{evaluation.scores[seat]:.0%}", count=evaluation.samples
+            )
         )
-    typer.echo(f"best: {_describe(event_dict(evaluation.best[0]))}")
-    for entry in evaluation.moves:
-        value = WORDS[int(entry.value)] if evaluation.kind == "exact" else f"about {entry.value:.0%}"
-        typer.echo(f"  {_describe(event_dict(entry.move)):<12} {value}")
+    typer.echo(_("best: {move}").format(move=_describe(event_dict(evaluation.best[0]))))
+    described = [_describe(event_dict(entry.move)) for entry in evaluation.moves]
+    width = max([12, *(len(text) for text in described)])
+    for text, entry in zip(described, evaluation.moves, strict=True):
+        if evaluation.kind == "exact":
+            value = _move_value(int(entry.value))
+        else:
+            value = _("about {score}").format(score=f"{entry.value:.0%}")
+        typer.echo(f"  {text:<{width}} {value}")
 
 
 def result(evaluation: Evaluation) -> dict[str, Any]:
@@ -98,8 +128,26 @@ def result(evaluation: Evaluation) -> dict[str, Any]:
     return answer
 
 
+def _move_value(value: int) -> str:
+    if value > 0:
+        return pgettext("the exact value of a move", "win")
+    if value < 0:
+        return pgettext("the exact value of a move", "loss")
+    return pgettext("the exact value of a move", "draw")
+
+
 def _describe(event: dict[str, Any]) -> str:
-    return "take" if event["type"] == "take" else f"{event['type']} {event['card']}"
+    """A move in a few words: the kind of move in the language spoken, the card by its code."""
+    kind = event["type"]
+    if kind == "take":
+        return pgettext("a move in trumps solve", "take")
+    if kind == "lead":
+        return pgettext("a move in trumps solve", "lead {card}").format(card=event["card"])
+    if kind == "beat":
+        return pgettext("a move in trumps solve", "beat {card}").format(card=event["card"])
+    if kind == "second":
+        return pgettext("a move in trumps solve", "second {card}").format(card=event["card"])
+    return f"{kind} {event['card']}"
 
 
 def _fail(message: str) -> typer.Exit:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from rules.cli.usage import os_reason
 from rules.locale import N_, _, ngettext
 from rules.spec import write_spec
 from rules.spec.pages import write_pages
@@ -26,7 +27,7 @@ def spec(
         if docs is not None:
             written += write_pages(docs)
     except OSError as error:
-        typer.echo(_("cannot write {path}: {why}").format(path=error.filename, why=error.strerror), err=True)
+        typer.echo(_("cannot write {path}: {why}").format(path=error.filename, why=os_reason(error)), err=True)
         raise typer.Exit(1) from None
     except ValueError as error:  # a vector that no longer shows what it says: the engine changed
         typer.echo(_("cannot generate the specification: {why}").format(why=error), err=True)

@@ -6,15 +6,24 @@ a framed box of several lines; one line that names the option and says what is w
 
 Typer 0.29 carries its own copy of click (``typer._click``, private), older ones use click itself:
 so parameters are recognised by typer's public classes and errors by their class names.
+
+The sentences of a usage error are typer's and click's, English in their code (typer 0.29's copy of
+click writes them as f-strings, not gettext messages, and a value's complaint comes from pydantic):
+:func:`said_by_typer` recognises each by its English pattern, one of :data:`TYPER_SENTENCES`, and says it
+from our catalog; one it does not know stays English.
 """
 
 from __future__ import annotations
 
+import errno
+import re
 import sys
 from typing import Any
 
 import typer
 import typer.core
+
+from rules.locale import N_, _, language
 
 COUNT = "N"
 """The placeholder of a whole number that counts something (games, hands, players)."""
@@ -82,6 +91,108 @@ def _kind(error: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(error).__mro__)
 
 
+TYPER_SENTENCES = (
+    # typer 0.29 (its copy of click); click 8 itself says most of them the same way
+    N_("Missing argument {name}"),
+    N_("Missing option {name}"),
+    N_("Missing parameter: {name}"),
+    N_("Missing command"),
+    N_("No such command {name}"),
+    N_("No such option: {name}"),
+    N_("No such option: {name} (Possible options: {names})"),
+    N_("No such option: {name} Did you mean {other}?"),
+    N_("Option {name} requires an argument"),
+    N_("Option {name} requires {count} arguments"),
+    N_("Option {name} does not take a value"),
+    N_("Got unexpected extra argument(s) ({arguments})"),
+    N_("Got unexpected extra argument ({arguments})"),
+    N_("Got unexpected extra arguments ({arguments})"),
+    N_("Invalid value for {name}: {reason}"),
+    N_("Invalid value: {reason}"),
+    # pydantic, which checks the values for typer 0.29
+    N_("Input should be a valid integer, unable to parse string as an integer"),
+    N_("Input should be a valid integer, got a number with a fractional part"),
+    N_("Input should be a valid number, unable to parse string as a number"),
+    N_("Input should be greater than or equal to {limit}"),
+    N_("Input should be less than or equal to {limit}"),
+    N_("Input should be greater than {limit}"),
+    N_("Input should be less than {limit}"),
+    # click 8 (with typer before 0.29)
+    N_("{value} is not a valid integer"),
+    N_("{value} is not a valid float"),
+    N_("{value} is not in the range {range}"),
+)
+"""The sentences of typer, click and pydantic that a usage error of ``trumps`` can show, as messages: a field
+``{reason}`` is itself one of these sentences; the others are what the user typed or a name, kept as written."""
+
+_FIELD = re.compile(r"\{(\w+)\}")
+_WIDE = {"reason", "names", "arguments"}
+"""Fields that may hold spaces (a sentence, a list); any other is one word or one quoted value."""
+_ANY = ".+?"
+_ONE = r"'[^']*'|[^\s']+"
+
+
+def _pattern(sentence: str) -> re.Pattern[str]:
+    parts = _FIELD.split(sentence)  # literal, field, literal, field, ...
+    pieces = []
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            pieces.append(re.escape(part))
+        else:
+            pieces.append(f"(?P<{part}>{_ANY if part in _WIDE else _ONE})")
+    return re.compile("".join(pieces))
+
+
+# The most specific sentence first: one with more fixed words wins over one that a field could stretch to cover.
+_PATTERNS = sorted(
+    ((_pattern(sentence), sentence) for sentence in TYPER_SENTENCES),
+    key=lambda pair: -len(_FIELD.sub("", pair[1])),
+)
+
+
+def said_by_typer(sentence: str) -> str:
+    """A sentence of typer or click (or pydantic's about a value) in the language spoken, without its final stop.
+
+    >>> from rules.locale import use_language
+    >>> use_language("ru"); said_by_typer("Invalid value for '--games': Input should be greater than or equal to 1")
+    "недопустимое значение '--games': должно быть не меньше 1"
+    >>> use_language("en"); said_by_typer("No such option: --gam (Possible options: --games).")
+    'No such option: --gam (Possible options: --games)'
+    """
+    sentence = sentence.strip().rstrip(".")
+    if language() == "en":
+        return sentence
+    for pattern, message in _PATTERNS:
+        found = pattern.fullmatch(sentence)
+        if found is not None:
+            fields = found.groupdict()
+            if "reason" in fields:
+                fields["reason"] = said_by_typer(fields["reason"])
+            return _(message).format(**fields)
+    return sentence
+
+
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or directory"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EISDIR: N_("is a directory"),
+    errno.ENOTDIR: N_("not a directory"),
+    errno.EROFS: N_("read-only file system"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
+    errno.ECONNREFUSED: N_("connection refused"),
+}
+
+
+def os_reason(error: OSError) -> str:
+    """Why the system refused: a usual reason in the language spoken, else (and in English) as the system says it."""
+    reason = _OS_REASONS.get(error.errno or 0)
+    if reason is not None and language() != "en":
+        return _(reason)
+    return error.strerror or str(error)
+
+
 def run(command: Any, name: str) -> None:
     """Run ``command`` as the program ``name``; a usage error is one line on standard error, exit 2."""
     try:
@@ -96,11 +207,11 @@ def run(command: Any, name: str) -> None:
         if _kind(error, "UsageError"):
             ctx = getattr(error, "ctx", None)
             path = ctx.command_path if ctx is not None else name
-            message = error.format_message().rstrip(".")  # type: ignore[attr-defined]
-            typer.echo(f"{path}: {message} (see {path} --help)", err=True)
+            message = said_by_typer(error.format_message())  # type: ignore[attr-defined]
+            typer.echo(_("{path}: {message} (see {path} --help)").format(path=path, message=message), err=True)
             sys.exit(2)
         if _kind(error, "ClickException"):
-            typer.echo(f"{name}: {error.format_message()}", err=True)  # type: ignore[attr-defined]
+            typer.echo(f"{name}: {said_by_typer(error.format_message())}", err=True)  # type: ignore[attr-defined]
             sys.exit(1)
         raise
     sys.exit(result if isinstance(result, int) else 0)

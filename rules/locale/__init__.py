@@ -12,12 +12,17 @@ said, by :func:`use_language`; English needs no catalog.
 '5 карт'
 >>> use_language("en"); _("Pile")
 'Pile'
+
+A refusal raised below the command line (a bot specification, a server setting) carries its
+sentence as a :class:`Message`: English wherever it is printed as text (logs, ``--json``,
+tests), in the language spoken where the command line says it with :func:`said`.
 """
 
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 LANGUAGES = ("en", "ro", "fi", "cs", "ky", "ru")
@@ -87,3 +92,57 @@ def N_(message: str) -> str:
     """``message`` unchanged, marked for translation (gettext's ``N_``): a text defined before the language is known
     (such as a command's ``--help``), translated with :func:`_` when it is shown."""
     return message
+
+
+@contextmanager
+def english() -> Iterator[None]:
+    """Speak English for a while (an answer that stays English, such as a ``--json`` field, made by code that
+    otherwise speaks the language of the command line)."""
+    global _translation, _language
+    saved = _translation, _language
+    _translation, _language = gettext.NullTranslations(), "en"
+    try:
+        yield
+    finally:
+        _translation, _language = saved
+
+
+class Message:
+    """A sentence kept as its English message (marked :func:`N_` where it is written) and its fields.
+
+    ``str()`` is the English sentence; :meth:`said` the sentence in the language spoken. A field
+    that is itself a :class:`Message` is said in the same language. Given as the argument of an
+    exception, it makes the exception's ``str()`` English and :func:`said` of it translated.
+
+    >>> message = Message(N_("bot {spec!r} is listed twice"), spec="greedy")
+    >>> str(ValueError(message))
+    "bot 'greedy' is listed twice"
+    >>> use_language("cs"); said(ValueError(message))
+    "bot 'greedy' je v seznamu dvakrát"
+    >>> use_language("en")
+    """
+
+    def __init__(self, message: str, **fields: object) -> None:
+        self.message = message
+        self.fields = fields
+
+    def __str__(self) -> str:
+        return self.message.format(
+            **{name: str(value) if isinstance(value, Message) else value for name, value in self.fields.items()}
+        )
+
+    def __repr__(self) -> str:
+        return f"Message({self.message!r}, **{self.fields!r})"
+
+    def said(self) -> str:
+        """The sentence in the language spoken."""
+        fields = {name: value.said() if isinstance(value, Message) else value for name, value in self.fields.items()}
+        return _(self.message).format(**fields)
+
+
+def said(what: object) -> str:
+    """``what`` in the language spoken: a :class:`Message`, or an exception raised with one, is translated;
+    anything else (a sentence of another program, an exception without a message) is its ``str()``."""
+    if isinstance(what, BaseException) and len(what.args) == 1 and isinstance(what.args[0], Message):
+        what = what.args[0]
+    return what.said() if isinstance(what, Message) else str(what)

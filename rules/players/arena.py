@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from rules.game import Game
+from rules.locale import N_, Message
 from rules.options import RuleSet
 from rules.players.base import Player
 from rules.players.levels import parse_bot
@@ -204,11 +205,11 @@ def tasks(bots: Sequence[str], games: int, seed: int, players: int) -> list[Task
 def check_bots(bots: Sequence[str]) -> None:
     """Raise ``ValueError`` naming the first bad bot specification or a bot listed twice."""
     if len(bots) < 2:
-        raise ValueError("the arena needs at least two bots")
+        raise ValueError(Message(N_("the arena needs at least two bots")))
     for spec in bots:
         parse_bot(spec)
         if bots.count(spec) > 1:
-            raise ValueError(f"bot {spec!r} is listed twice")
+            raise ValueError(Message(N_("bot {spec!r} is listed twice"), spec=spec))
 
 
 def run_arena(

@@ -24,6 +24,7 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 from __future__ import annotations
 
 from rules.events import Event
+from rules.locale import N_, Message
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
 from rules.players.mcts import MCTSPlayer
@@ -44,16 +45,18 @@ def make_player(level: str, seed: int | None = None) -> Player:
         return MCTSPlayer(seconds=0.5, seed=seed)
     if level == "perfect":
         return PerfectPlayer(seed, mcts_seconds=1.0)
-    raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    raise ValueError(
+        Message(N_("unknown level {level!r}: choose one of {levels}"), level=level, levels=", ".join(LEVELS))
+    )
 
 
 def _number(spec: str, text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"bot {spec!r}: {text!r} is not a number") from None
+        raise ValueError(Message(N_("bot {spec!r}: {text!r} is not a number"), spec=spec, text=text)) from None
     if not value > 0 and not (spec.startswith("greedy") and value == 0):
-        raise ValueError(f"bot {spec!r}: {text!r} must be positive")
+        raise ValueError(Message(N_("bot {spec!r}: {text!r} must be positive"), spec=spec, text=text))
     return value
 
 
@@ -68,7 +71,8 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         if parameter.endswith("it"):
             count = parameter[:-2]
             if not count.isdigit() or int(count) == 0:
-                raise ValueError(f"bot {spec!r}: {count!r} is not a positive number of iterations")
+                message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
+                raise ValueError(Message(message, spec=spec, count=count))
             return MCTSPlayer(iterations=int(count), seed=seed)
         return MCTSPlayer(seconds=_number(spec, parameter) if parameter else 0.2, seed=seed)
     if name in ("perfect", "solver"):
@@ -80,10 +84,11 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         player = make_player(name, seed)
         player.name = name
         return player
-    raise ValueError(
-        f"unknown bot {spec!r}: use random, greedy[:NOISE], mcts[:SECONDS|:Nit], perfect[:SECONDS], "
+    message = N_(
+        "unknown bot {spec!r}: use random, greedy[:NOISE], mcts[:SECONDS|:Nit], perfect[:SECONDS], "
         "or a level (easy, medium, hard)"
     )
+    raise ValueError(Message(message, spec=spec))
 
 
 def hint(view: View, seconds: float = 1.0) -> Event:

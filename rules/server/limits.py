@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from rules.locale import N_, Message
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -82,13 +84,13 @@ class Settings:
     def check(self) -> None:
         """Raise ``ValueError`` naming the first setting out of range."""
         if self.sync not in ("full", "normal"):
-            raise ValueError(f"sync: {self.sync!r} is not full or normal")
+            raise ValueError(Message(N_("sync: {value!r} is not full or normal"), value=self.sync))
         for field in fields(self):
             value = getattr(self, field.name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-                raise ValueError(f"{field.name}: {value} is negative")
+                raise ValueError(Message(N_("{name}: {value} is negative"), name=field.name, value=value))
         if self.rate <= 0 or self.burst < 1 or self.max_message_bytes < 256:
-            raise ValueError("rate must be > 0, burst >= 1 and max_message_bytes >= 256")
+            raise ValueError(Message(N_("rate must be > 0, burst >= 1 and max_message_bytes >= 256")))
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -102,5 +104,5 @@ def _convert(key: str, text: str, kind: object) -> object:
         if kind_name == "float":
             return float(text)
     except ValueError:
-        raise ValueError(f"{key}: {text!r} is not a number") from None
+        raise ValueError(Message(N_("{name}: {text!r} is not a number"), name=key, text=text)) from None
     return text

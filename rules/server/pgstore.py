@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -39,6 +40,7 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from rules.locale import N_, Message
 from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable
 
 log = logging.getLogger("rules.server")
@@ -124,6 +126,32 @@ def _one_line(error: BaseException) -> str:
     return text[0] if text else type(error).__name__
 
 
+_AT = r'connection to server at "(?P<host>[^"]+)"(?: \([^)]*\))?, port (?P<port>\d+) failed: '
+# Why libpq or the server could not connect, as they usually say it, in our words (translated by trumps serve).
+_CONNECT_REASONS = (
+    (
+        re.compile(_AT + "Connection refused"),
+        N_("nothing answers at {host}, port {port} (is PostgreSQL running there?)"),
+    ),
+    (re.compile(_AT + "timeout expired"), N_("{host}, port {port}, did not answer in time")),
+    (re.compile(r"failed to resolve host '(?P<host>[^']+)'"), N_("unknown host {host}")),
+    (re.compile(r'could not translate host name "(?P<host>[^"]+)"'), N_("unknown host {host}")),
+    (re.compile(r'database "(?P<name>[^"]+)" does not exist'), N_("the server has no database {name}")),
+    (re.compile(r'role "(?P<user>[^"]+)" does not exist'), N_("the server has no user {user}")),
+    (re.compile(r'password authentication failed for user "(?P<user>[^"]+)"'), N_("the password of {user} is refused")),
+)
+
+
+def _connect_reason(error: BaseException) -> Message | str:
+    """Why a connection failed: a usual reason as a :class:`Message`, another as the driver's first line."""
+    line = _one_line(error)
+    for pattern, message in _CONNECT_REASONS:
+        found = pattern.search(line)
+        if found is not None:
+            return Message(message, **found.groupdict())
+    return line
+
+
 async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -> int:
     """Bring the schema up to :data:`MIGRATIONS` (or to version ``upto``); the version it is at."""
     async with conn.transaction():
@@ -132,7 +160,8 @@ async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -
         row = await (await conn.execute("SELECT coalesce(max(version), 0) FROM schema_version")).fetchone()
         current = int(row[0]) if row else 0
         if current > len(MIGRATIONS):
-            raise StoreError(f"the database is at schema version {current}, newer than this server's")
+            message = N_("the database is at schema version {version}, newer than this server's")
+            raise StoreError(Message(message, version=current))
         target = len(MIGRATIONS) if upto is None else upto
         for version in range(current + 1, target + 1):
             await conn.execute(MIGRATIONS[version - 1].encode())
@@ -141,7 +170,10 @@ async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -
         return max(current, target)
 
 
-def check(url: str) -> str | None:
+_CANNOT_USE = N_("cannot use the database {db}: {why}")
+
+
+def check(url: str) -> StoreError | None:
     """Why the server cannot use the database at ``url`` (checked before it starts; migrates it), or ``None``."""
 
     async def attempt() -> None:
@@ -151,7 +183,7 @@ def check(url: str) -> str | None:
     try:
         asyncio.run(attempt())
     except StoreError as error:
-        return str(error)
+        return error
     return None
 
 
@@ -181,9 +213,10 @@ class PostgresStore:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5) as conn:
                 await migrate(conn)
         except psycopg.Error as error:
-            raise StoreUnavailable(f"cannot use the database {redact(url)}: {_one_line(error)}") from None
+            raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=_connect_reason(error))) from None
         except StoreError as error:
-            raise StoreError(f"cannot use the database {redact(url)}: {error}") from None
+            why = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Message) else str(error)
+            raise StoreError(Message(_CANNOT_USE, db=redact(url), why=why)) from None
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url,
             min_size=pool_size,  # opened at start: a busy moment does not wait for new connections

@@ -44,6 +44,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from rules.locale import N_, Message
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -85,8 +87,21 @@ def _prepare(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE tables ADD COLUMN asleep INTEGER NOT NULL DEFAULT 0")
 
 
-def database_problem(path: str) -> str | None:
-    """Why the store cannot open ``path`` (checked before the server starts), or ``None``."""
+# SQLite's own sentences for the usual reasons a file cannot be used, as messages (`trumps serve` translates them).
+_SQLITE_REASONS = {
+    sqlite3.SQLITE_CANTOPEN: N_("unable to open database file"),
+    sqlite3.SQLITE_NOTADB: N_("file is not a database"),
+    sqlite3.SQLITE_READONLY: N_("attempt to write a readonly database"),
+    sqlite3.SQLITE_CORRUPT: N_("database disk image is malformed"),
+    sqlite3.SQLITE_BUSY: N_("database is locked"),
+}
+
+
+def database_problem(path: str) -> Message | str | None:
+    """Why the store cannot open ``path`` (checked before the server starts), or ``None``.
+
+    SQLite's usual reasons come as a :class:`~rules.locale.Message` (English as text), others as SQLite says them.
+    """
     try:
         db = sqlite3.connect(path)
         try:
@@ -95,7 +110,9 @@ def database_problem(path: str) -> str | None:
         finally:
             db.close()
     except sqlite3.Error as error:
-        return str(error)
+        code = getattr(error, "sqlite_errorcode", None)
+        reason = _SQLITE_REASONS.get(code & 0xFF) if isinstance(code, int) else None  # the primary code
+        return Message(reason) if reason is not None else str(error)
     return None
 
 

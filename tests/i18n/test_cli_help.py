@@ -68,8 +68,9 @@ def test_the_help_speaks_czech_from_the_environment(args: list[str]) -> None:
         assert flat(czech(english)) in shown
         assert flat(english) not in shown
     assert flat("Zobrazí tuto nápovědu a skončí.") in shown and flat("Show this message") not in shown
-    if args:  # typer's own words too
+    if args:  # typer's and click's own words too
         assert "Volby" in shown and flat("[výchozí:") in shown and flat("[default:") not in shown
+    assert "Použití:trumps" in shown and "Usage" not in shown
 
 
 def test_lang_on_the_command_line_chooses_the_language_of_the_help() -> None:
@@ -83,7 +84,7 @@ def test_english_help_is_unchanged(variables: dict[str, str]) -> None:
         shown = trumps_help(args, **variables)
         for english in english_helps(args[0] if args else None):
             assert flat(english) in shown
-        assert flat("Show this message and exit.") in shown and "Options" in shown
+        assert flat("Show this message and exit.") in shown and "Options" in shown and "Usage:trumps" in shown
 
 
 def test_the_language_asked_prefers_a_valid_lang_option() -> None:
@@ -123,7 +124,8 @@ def test_the_pseudo_locale_leaves_no_english_help(
         assert flat(english) not in shown
         assert flat(pseudo(english)) in shown
     assert flat(pseudo("Show this message and exit.")) in shown
-    assert flat("[default:") not in shown and "Options" not in shown
+    assert flat("[default:") not in shown and "Options" not in shown and "Usage" not in shown
+    assert flat(pseudo("Usage:")) + "trumps" in shown
 
 
 def test_the_generated_cli_page_is_english_in_any_environment(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from rules.locale import LANGUAGES, LOCALE_DIR
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 PLACEHOLDER = re.compile(r"\{(\w*)(?:![rsa])?\}")  # an empty name: typer's own "[default: {}]"
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted(path.relative_to(ROOT) for path in (ROOT / "rules" / "cli").glob("*.py"))
+SOURCES = sorted(path.relative_to(ROOT) for path in (ROOT / "rules").rglob("*.py"))  # messages may be marked anywhere
 
 Key = tuple[str | None, str]
 

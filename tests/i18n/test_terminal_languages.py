@@ -135,8 +135,10 @@ def pseudo_locale(tmp_path: Path) -> Iterator[None]:
     for message in template():
         if not message.id:
             continue
-        if message.context:
+        if message.context and "typed" in message.context:
             messages.add(message.id, message.id, context=message.context)
+        elif message.context:
+            messages.add(message.id, pseudo(str(message.id)), context=message.context)
         elif isinstance(message.id, tuple):
             messages.add(message.id, tuple(pseudo(form) for form in message.id))
         else:
