@@ -199,6 +199,6 @@ def test_search_refuses_a_move_the_table_has_no_row_for() -> None:
     state = core.State.from_position(trumps=(0, 1), hands=((ace,), (king,)), pile=(), to_act=0, phase=core.LEAD)
     core.apply(state, ace)  # seat 0 goes out; seat 1's last card, K♥ of its trump, beats A♠: a draw
     assert state.phase == core.FINISHED
-    with pytest.raises(core.NoTransition, match="^the rules have no take in phase finished$") as refused:
+    with pytest.raises(core.NoTransition, match=r"^the rules have no take in phase finished$") as refused:
         core.apply(state, core.TAKE)
     assert (refused.value.trigger, refused.value.phase) == ("take", core.FINISHED)

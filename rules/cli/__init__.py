@@ -24,11 +24,31 @@ def _version(asked: bool) -> None:
         raise typer.Exit
 
 
+def _language(lang: str | None) -> None:
+    # main() has already chosen the language from the arguments; here an unknown one is refused.
+    if lang is not None and lang not in LANGUAGES:
+        typer.echo(
+            _("--lang {lang}: choose one of {languages}").format(lang=lang, languages=", ".join(LANGUAGES)), err=True
+        )
+        raise typer.Exit(2)
+
+
 @app.callback()
 def _root(
     _: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help=N_("Print the version and exit."))
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            callback=_language,
+            is_eager=True,
+            metavar="LANG",
+            help=N_("The language of every command's messages: en, ro, fi, cs, ky, ru (before the command)."),
+            show_default=N_("from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en"),
+        ),
+    ] = None,
 ) -> None:
     """Play, replay and analyse games of Svoi Kozyri."""
 
@@ -38,8 +58,9 @@ for _module in (play, replay, solve, arena, bench, spec, serve, loadtest):
 
 
 def language_asked(argv: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language of the command line: a valid ``--lang xx`` among the arguments (``trumps play``'s
-    option, so its help speaks the language it will play in), else the usual variables.
+    """The language of the command line: a valid ``--lang xx`` among the arguments (``trumps --lang xx …``
+    for any command, or ``trumps play``'s own option, so that its help speaks the language it will play
+    in), else the usual variables.
 
     >>> language_asked(["play", "--lang", "fi", "--help"], {"LANG": "cs_CZ.UTF-8"})
     'fi'

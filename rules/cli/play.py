@@ -830,7 +830,9 @@ def play(
     ] = None,
 ) -> None:
     if lang is not None and lang not in LANGUAGES:
-        typer.echo(f"--lang {lang}: choose one of {', '.join(LANGUAGES)}", err=True)
+        typer.echo(
+            _("--lang {lang}: choose one of {languages}").format(lang=lang, languages=", ".join(LANGUAGES)), err=True
+        )
         raise typer.Exit(2)
     use_language(lang if lang is not None else language_from_environment(os.environ))
     error = _option_error(players, seat, dealer, level, hands)

@@ -279,6 +279,7 @@ def cli_page() -> str:
     assert isinstance(group, typer.core.TyperGroup)
     root = group.context_class(group, info_name="trumps")
     parts = [GENERATED_NOTE, "# Command line", (group.help or "").strip(), "Every command answers `--help`."]
+    parts.append("Before the command, `trumps` itself takes:\n\n" + _parameter_table(group.params))
     for name in group.list_commands(root):
         command = group.get_command(root, name)
         assert command is not None
@@ -288,18 +289,22 @@ def cli_page() -> str:
         ]
         usage = " ".join(["trumps", name, *pieces])
         parts.append(f"## `trumps {name}`\n\n```\n{usage}\n```\n\n{(command.help or '').strip()}\n")
-        rows = []
-        for param in command.params:
-            if isinstance(param, typer.core.TyperArgument):
-                kind = "required argument" if param.required else "argument"
-                rows.append(f"| `{(param.name or '').upper()}` | {kind} | {_param_help(param.help)} |")
-            elif isinstance(param, typer.core.TyperOption) and not param.hidden:
-                names = ", ".join(f"`{opt}`" for opt in [*param.opts, *param.secondary_opts])
-                rows.append(f"| {names} | {_default(param)} | {_param_help(param.help)} |")
-        if rows:
-            header = "| argument or option | default | what it does |\n| --- | --- | --- |\n"
-            parts.append(header + "\n".join(rows) + "\n")
+        if command.params:
+            parts.append(_parameter_table(command.params))
     return "\n\n".join(parts)
+
+
+def _parameter_table(params: list[Any]) -> str:
+    """A table of a command's arguments and options: name, default, what it does."""
+    rows = []
+    for param in params:
+        if isinstance(param, typer.core.TyperArgument):
+            kind = "required argument" if param.required else "argument"
+            rows.append(f"| `{(param.name or '').upper()}` | {kind} | {_param_help(param.help)} |")
+        elif isinstance(param, typer.core.TyperOption) and not param.hidden:
+            names = ", ".join(f"`{opt}`" for opt in [*param.opts, *param.secondary_opts])
+            rows.append(f"| {names} | {_default(param)} | {_param_help(param.help)} |")
+    return "| argument or option | default | what it does |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 def _param_help(text: str | None) -> str:
@@ -312,7 +317,7 @@ def _default(option: typer.core.TyperOption) -> str:
             return f"`{option.opts[0] if option.default else option.secondary_opts[0]}`"
         return "on" if option.default else "off"
     if option.default is None:
-        return ""
+        return option.show_default if isinstance(option.show_default, str) else ""
     return f"`{option.default}`"
 
 

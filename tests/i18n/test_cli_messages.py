@@ -299,3 +299,21 @@ def test_a_message_is_english_as_text_and_translated_when_said() -> None:
         assert said(ValueError("plain")) == "plain" and str(error).startswith("cannot use")
     finally:
         use_language("en")
+
+
+def test_lang_before_any_command_chooses_its_language() -> None:
+    """``trumps --lang xx COMMAND``: the language of every command, whatever the environment says."""
+    environ = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    program = [sys.executable, "-c", "from rules.cli import main; main()"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*program, *args], capture_output=True, text=True, timeout=60, env=environ | {"LANG": "ru_RU.UTF-8"}
+        )
+
+    czech = run("--lang", "cs", "bench", "--seconds", "0.02")
+    assert czech.returncode == 0, czech.stderr
+    assert "půltahů/s" in czech.stdout and "plies/s" not in czech.stdout
+    refused = run("--lang", "xx", "bench")
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == "--lang xx: выберите один из: en, ro, fi, cs, ky, ru\n"  # in the environment's language
