@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from rules.cards import CardCode
-from rules.options import MUST_BEAT, PASS_SIXES, Dealer, Players, RuleSet, dealer_problem
+from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players, RuleSet, dealer_problem
 
 SuitCode = Literal["S", "H", "D", "C"]
 Seat = Annotated[int, Field(ge=0, le=3, description="A seat number, 0 to players-1.")]
@@ -47,8 +47,8 @@ class Start(_Model):
 
     type: Literal["start"] = "start"
     format: Literal[1] = Field(default=1, description="The log format version.")
-    players: Players = 2
-    dealer: Dealer = 0
+    players: Players = PLAYERS
+    dealer: Dealer = DEALER
     rules: RuleOptions = RuleOptions()
 
     @model_validator(mode="after")

@@ -6,10 +6,19 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Players = Annotated[int, Field(ge=2, le=4)]
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+"""A game has two to four players (rules §1)."""
+
+PLAYERS = 2
+"""The number of players unless the rules say otherwise: a duel."""
+
+DEALER = 0
+"""The dealer of the first hand unless the rules say otherwise."""
+
+Players = Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
 """The number of players (rules §1): two to four."""
 
-Dealer = Annotated[int, Field(ge=0, le=3)]
+Dealer = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 """A dealer's seat, before it is checked against the number of players (:func:`dealer_problem`)."""
 
 PASS_SIXES = True
@@ -30,7 +39,7 @@ def dealer_problem(players: int, dealer: int) -> str | None:
     >>> dealer_problem(3, 2) is None
     True
     """
-    if dealer >= players:
+    if not 0 <= dealer < players:
         return f"dealer {dealer} is not a seat of a {players}-player game"
     return None
 
@@ -51,8 +60,8 @@ class RuleSet(BaseModel):
 
     model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
-    players: Players = Field(default=2, description="Number of players, 2-4.")
-    dealer: Dealer = Field(default=0, description="Seat of the dealer.")
+    players: Players = Field(default=PLAYERS, description="Number of players, 2-4.")
+    dealer: Dealer = Field(default=DEALER, description="Seat of the dealer.")
     pass_sixes: bool = Field(
         default=PASS_SIXES, description="After the deal, each six of another player's trump passes to that player."
     )

@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from rules.locale import N_, Message, _, english, ngettext, said
+from rules.options import MAX_PLAYERS, MIN_PLAYERS, PLAYERS
 from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -33,7 +34,9 @@ def arena(
         int, typer.Option("--games", min=1, help=N_("Games per pair (rounded up to whole mirrored sets)."))
     ] = 20,
     seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the deals and the bots."))] = 0,
-    players: Annotated[int, typer.Option("--players", min=2, max=4, help=N_("Players per game."))] = 2,
+    players: Annotated[
+        int, typer.Option("--players", min=MIN_PLAYERS, max=MAX_PLAYERS, help=N_("Players per game."))
+    ] = PLAYERS,
     jobs: Annotated[int, typer.Option("--jobs", min=1, help=N_("Games played in parallel processes."))] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:

@@ -40,7 +40,7 @@ from rules.game import Game
 from rules.locale import LANGUAGES, N_, _, language, language_from_environment, ngettext, pgettext, use_language
 from rules.log import write_log
 from rules.match import Match
-from rules.options import RuleSet
+from rules.options import DEALER, MAX_PLAYERS, MIN_PLAYERS, MUST_BEAT, PASS_SIXES, PLAYERS, RuleSet, dealer_problem
 from rules.players import LEVELS, Player, hint, make_player
 from rules.refusal import Refusal
 
@@ -779,15 +779,15 @@ HELP = N_(
 
 
 def play(
-    players: Annotated[int, typer.Option(help=N_("Number of players, 2-4."))] = 2,
+    players: Annotated[int, typer.Option(help=N_("Number of players, 2-4."))] = PLAYERS,
     seat: Annotated[int, typer.Option(help=N_("Your seat, 0 to players-1."))] = 0,
     dealer: Annotated[
         int, typer.Option(help=N_("The first hand's dealer; the player to the dealer's left leads first."))
-    ] = 0,
+    ] = DEALER,
     pass_sixes: Annotated[
         bool, typer.Option(help=N_("Pass each six of another player's trump to that player."))
-    ] = True,
-    must_beat: Annotated[bool, typer.Option(help=N_("Forbid taking while you hold a card that beats."))] = False,
+    ] = PASS_SIXES,
+    must_beat: Annotated[bool, typer.Option(help=N_("Forbid taking while you hold a card that beats."))] = MUST_BEAT,
     level: Annotated[
         str,
         typer.Option(
@@ -932,13 +932,13 @@ def _print_what_can_be_printed() -> None:
 
 
 def _option_error(players: int, seat: int, dealer: int, level: str, hands: int | None) -> str | None:
-    if not 2 <= players <= 4:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         return _("--players {players}: a game has 2, 3 or 4 players").format(players=players)
     if not 0 <= seat < players:
         return _("--seat {seat} is not a seat of a {players}-player game (seats 0-{last})").format(
             seat=seat, players=players, last=players - 1
         )
-    if not 0 <= dealer < players:
+    if dealer_problem(players, dealer) is not None:
         return _("--dealer {dealer} is not a seat of a {players}-player game (seats 0-{last})").format(
             dealer=dealer, players=players, last=players - 1
         )

@@ -28,7 +28,7 @@ from itertools import combinations
 
 from rules.game import Game
 from rules.locale import N_, Message
-from rules.options import RuleSet
+from rules.options import PLAYERS, RuleSet
 from rules.players.base import Player
 from rules.players.levels import parse_bot
 
@@ -216,7 +216,7 @@ def run_arena(
     bots: Sequence[str],
     games: int,
     seed: int,
-    players: int = 2,
+    players: int = PLAYERS,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> ArenaResult:

@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rules.events import Beat, ChooseTrump, Lead, LogLine, Notification, RuleOptions, Seat, Second, Take
-from rules.options import MUST_BEAT, PASS_SIXES, Dealer, Players
+from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
 from rules.spec.schemas import portable
 from rules.state import Outcome, View
 
@@ -146,8 +146,8 @@ class ComputerSeat(_Message):
 class CreateTable(_Message):
     """``POST /api/tables``: a new table. With ``join`` the creator takes a seat at once."""
 
-    players: Players = 2
-    dealer: Dealer = Field(default=0, description="The dealer of the first hand.")
+    players: Players = PLAYERS
+    dealer: Dealer = Field(default=DEALER, description="The dealer of the first hand.")
     pass_sixes: bool = PASS_SIXES
     must_beat: bool = MUST_BEAT
     computer: list[ComputerSeat] = Field(default_factory=list, description="The seats the server plays.")
