@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from rules.locale import N_, Message, _, english, ngettext, said
+from rules.locale import N_, Message, _, english, ngettext, number, percent, said
 from rules.options import MAX_PLAYERS, MIN_PLAYERS, PLAYERS
 from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
 
@@ -74,8 +74,8 @@ def _table(result: ArenaResult) -> Table:
             str(pair.a_wins),
             str(pair.draws),
             str(pair.b_wins),
-            f"{rate:.1%} ({low:.1%}–{high:.1%})",
-            f"{pair.score:.3f}",
+            f"{percent(rate, 1)} ({percent(low, 1)}–{percent(high, 1)})",
+            number(pair.score, 3),
         )
     ratings = elo_ratings(result.bots, result.pairs)
     bounds = elo_bounds(result)
@@ -83,11 +83,11 @@ def _table(result: ArenaResult) -> Table:
     for bot, value in ratings.items():
         bound = bounds.get(bot)
         if bound is None:
-            shown.append(f"{bot} {value:+.0f}")
+            shown.append(f"{bot} {number(value, sign=True)}")
         elif "at_least" in bound:
-            shown.append(f"{bot} ≥ {bound['at_least']:+.0f}")
+            shown.append(f"{bot} ≥ {number(float(bound['at_least']), sign=True)}")
         else:
-            shown.append(f"{bot} ≤ {bound['at_most']:+.0f}")
+            shown.append(f"{bot} ≤ {number(float(bound['at_most']), sign=True)}")
     why = [sweep_reason(*sweep) for sweep in _sweeps(result)]
     elo = _("Elo: {ratings}").format(ratings=", ".join(shown))
     table.caption = elo + "".join(f"\n{line}" for line in dict.fromkeys(why))
@@ -147,7 +147,7 @@ def sweep_reason(winner: str, loser: str, games: int, low: float) -> str:
         "{winner} won all {games} games against {loser}: a clean sweep has no finite Elo estimate, "
         "so the rating shown is a bound from the {confidence} interval of the score (at least {low})",
         games,
-    ).format(winner=winner, loser=loser, games=games, confidence="95%", low=f"{low:.1%}")
+    ).format(winner=winner, loser=loser, games=games, confidence=percent(0.95), low=percent(low, 1))
 
 
 def _sweep(pair: PairResult) -> tuple[str | None, str | None]:

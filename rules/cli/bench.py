@@ -20,7 +20,7 @@ from rules import core
 from rules.cards import mask_of
 from rules.events import ChooseTrump
 from rules.game import Game
-from rules.locale import N_, _
+from rules.locale import N_, _, number
 from rules.options import RuleSet
 
 
@@ -146,5 +146,5 @@ def bench(
     ]
     width = max(len(label) for label, _rate in rows)
     for label, rate in rows:
-        typer.echo(_("{label} {rate} plies/s").format(label=label.ljust(width), rate=f"{rate:>9,.0f}"))
-    typer.echo(_("search / yardstick: {ratio}").format(ratio=f"{figures['search_to_lean']:.2f}"))
+        typer.echo(_("{label} {rate} plies/s").format(label=label.ljust(width), rate=number(rate).rjust(9)))
+    typer.echo(_("search / yardstick: {ratio}").format(ratio=number(figures["search_to_lean"], 2)))

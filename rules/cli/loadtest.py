@@ -35,7 +35,7 @@ import typer
 
 from rules.cli.extras import require_server
 from rules.cli.usage import os_reason
-from rules.locale import N_, Message, _, ngettext, pgettext, said
+from rules.locale import N_, Message, _, ngettext, number, percent, pgettext, said
 
 
 @dataclass
@@ -233,10 +233,18 @@ def _report(
 ) -> None:
     """The figures for people (``--json`` has them under fixed English names)."""
     duels = ngettext("{count} duel for {seconds} s", "{count} duels for {seconds} s", tables)
-    duels = duels.format(count=tables, seconds=f"{tally.elapsed:.1f}")
-    pace = _("thinking {seconds} s a move on average").format(seconds=f"{think:g}") if think else _("no thinking time")
+    duels = duels.format(count=tables, seconds=number(tally.elapsed, 1))
+    pace = (
+        _("thinking {seconds} s a move on average").format(seconds=number(think, None))
+        if think
+        else _("no thinking time")
+    )
     moves = ngettext("{count} move", "{count} moves", tally.moves).format(count=tally.moves)
-    typer.echo(_("{duels}, {pace}: {moves}, {rate} moves/s").format(duels=duels, pace=pace, moves=moves, rate=rate))
+    typer.echo(
+        _("{duels}, {pace}: {moves}, {rate} moves/s").format(
+            duels=duels, pace=pace, moves=moves, rate=number(rate, None)
+        )
+    )
     typer.echo(_("latency from a move to the update that shows it: {figures}").format(figures=_latencies(latency)))
     typer.echo(_("latency from a move to the opponent's update: {figures}").format(figures=_latencies(opponent)))
     typer.echo(
@@ -250,7 +258,8 @@ def _latencies(summary: dict[str, float]) -> str:
     """``p50 1.2 ms, …, max 8 ms`` in the language spoken (the percentiles keep their usual names)."""
     names = {"max": pgettext("the largest of the latencies", "max")}
     return ", ".join(
-        _("{name} {value} ms").format(name=names.get(name, name), value=value) for name, value in summary.items()
+        _("{name} {value} ms").format(name=names.get(name, name), value=number(value, None))
+        for name, value in summary.items()
     )
 
 
@@ -355,11 +364,13 @@ def loadtest(
         _report(tables, think, tally, rate, latency, opponent)
         if leader is not None:
             typer.echo(
-                _("servers: {ms} ms of CPU per move, {cores} cores busy").format(ms=cpu_per_move, cores=f"{busy:g}")
+                _("servers: {ms} ms of CPU per move, {cores} cores busy").format(
+                    ms=number(cpu_per_move, None), cores=number(busy, None)
+                )
             )
         typer.echo(
             _("CPU pressure on this machine (share of time something waited for a CPU): {share}").format(
-                share=f"{tally.cpu_pressure:.0%}"
+                share=percent(tally.cpu_pressure)
             )
         )
     for message in tally.errors[:10]:

@@ -18,7 +18,7 @@ import typer
 from rules.analysis import PLAYOUTS, Evaluation, evaluate
 from rules.cli.usage import os_reason
 from rules.events import event_dict
-from rules.locale import N_, _, ngettext, pgettext
+from rules.locale import N_, _, ngettext, number, percent, pgettext
 from rules.log import LogError, read_log
 from rules.players.solver import Solver
 
@@ -92,7 +92,10 @@ def solve(
                 "estimate: a score of about {score} (1 a win, ½ a draw) from {count} playouts",
                 evaluation.samples,
             ).format(
-                seat=seat, seconds=f"{seconds:g}", score=f"{evaluation.scores[seat]:.0%}", count=evaluation.samples
+                seat=seat,
+                seconds=number(seconds, None),
+                score=percent(evaluation.scores[seat]),
+                count=evaluation.samples,
             )
         )
     typer.echo(_("best: {move}").format(move=_describe(event_dict(evaluation.best[0]))))
@@ -102,7 +105,7 @@ def solve(
         if evaluation.kind == "exact":
             value = _move_value(int(entry.value))
         else:
-            value = _("about {score}").format(score=f"{entry.value:.0%}")
+            value = _("about {score}").format(score=percent(entry.value))
         typer.echo(f"  {text:<{width}} {value}")
 
 

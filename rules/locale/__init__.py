@@ -94,6 +94,45 @@ def N_(message: str) -> str:
     return message
 
 
+_NUMBERS = {
+    # CLDR's symbols for each language: digit group, decimal mark, minus, what goes between a number and %
+    "en": (",", ".", "-", ""),
+    "ro": (".", ",", "-", "\u00a0"),
+    "fi": ("\u00a0", ",", "\u2212", "\u00a0"),
+    "cs": ("\u00a0", ",", "-", "\u00a0"),
+    "ky": ("\u00a0", ",", "-", ""),
+    "ru": ("\u00a0", ",", "-", "\u00a0"),
+}
+
+
+def number(value: float, decimals: int | None = 0, *, sign: bool = False) -> str:
+    """``value`` written as the language spoken writes numbers (CLDR's digit groups, decimal mark and minus),
+    with ``decimals`` decimals (``None``: as many as it has, as ``str`` would), and a ``+`` before a positive
+    number with ``sign``. ``--json`` answers keep plain numbers.
+
+    >>> use_language("cs"); number(25286), number(0.5, 2), number(-12, sign=True)
+    ('25\xa0286', '0,50', '-12')
+    >>> use_language("fi"); number(-1234.5, 1), number(7, sign=True)
+    ('−1\xa0234,5', '+7')
+    >>> use_language("en"); number(25286), number(1234.5, 1), number(3.9, None)
+    ('25,286', '1,234.5', '3.9')
+    """
+    group, decimal, minus, _percent = _NUMBERS.get(_language, _NUMBERS["en"])  # a pseudo-locale writes as English
+    written = format(value, ("+" if sign else "") + ("," + ("g" if decimals is None else f".{decimals}f")))
+    return written.translate({ord(","): group, ord("."): decimal, ord("-"): minus})
+
+
+def percent(share: float, decimals: int = 0) -> str:
+    """``share`` (0.58 for 58 %) as a percentage written the way the language spoken writes one.
+
+    >>> use_language("ru"); percent(0.583, 1)
+    '58,3\xa0%'
+    >>> use_language("en"); percent(0.583, 1)
+    '58.3%'
+    """
+    return number(share * 100, decimals) + _NUMBERS.get(_language, _NUMBERS["en"])[3] + "%"
+
+
 @contextmanager
 def english() -> Iterator[None]:
     """Speak English for a while (an answer that stays English, such as a ``--json`` field, made by code that

@@ -245,7 +245,8 @@ def test_the_load_test_report_speaks_the_language(lang: str, capsys: pytest.Capt
             use_language("en")
         reports[spoken] = capsys.readouterr().out
     assert words(reports["en"]) & words(reports[lang]) - SAME_EVERYWHERE - COGNATES[lang] == set()
-    assert "p95 2.9" in reports[lang]
+    assert "p95 2.9 ms" in reports["en"] and "974.2" in reports["en"]
+    assert "p95 2,9" in reports[lang] and "974,2" in reports[lang]  # every language here writes a decimal comma
 
 
 def test_json_and_replays_refusals_stay_english(files: dict[str, str], speaking: None) -> None:
@@ -314,6 +315,7 @@ def test_lang_before_any_command_chooses_its_language() -> None:
     czech = run("--lang", "cs", "bench", "--seconds", "0.02")
     assert czech.returncode == 0, czech.stderr
     assert "půltahů/s" in czech.stdout and "plies/s" not in czech.stdout
+    assert re.search(r"\d\u00a0\d{3} půltahů/s", czech.stdout) and re.search(r"0,\d\d$", czech.stdout), czech.stdout
     refused = run("--lang", "xx", "bench")
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr == "--lang xx: выберите один из: en, ro, fi, cs, ky, ru\n"  # in the environment's language
