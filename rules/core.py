@@ -651,7 +651,7 @@ def _writes(node: ast.AST) -> set[str]:
                 written.add(sub.attr)  # type: ignore[union-attr]
             elif isinstance(sub, ast.Subscript) and _is_state(sub.value, "hands"):
                 written.add("hand")
-    if "to_act" in written:
+    if written & {"to_act", "hands"}:
         written.add("hand")
     return written
 
