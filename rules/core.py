@@ -24,6 +24,7 @@ says it, naming this module's **conditions** (pure questions such as
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import random
 import textwrap
@@ -499,6 +500,7 @@ class Compiled(NamedTuple):
     """By phase, every trigger the table takes there."""
 
 
+@functools.cache  # a rule is inlined into many rows: read its source once
 def _inlined(
     function: Callable[..., Any], arguments: tuple[str, ...] = ("state", "move")
 ) -> tuple[str | None, list[str] | None]:

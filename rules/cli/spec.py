@@ -9,8 +9,6 @@ import typer
 
 from rules.cli.usage import os_reason
 from rules.locale import N_, _, ngettext
-from rules.spec import write_spec
-from rules.spec.pages import write_pages
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_("Write spec/ (schemas, state chart, vectors, move counts) from the engine; with --docs, the generated pages.")
@@ -22,6 +20,9 @@ def spec(
         Path | None, typer.Option("--docs", help=N_("Also write the generated pages of the documentation site here."))
     ] = None,
 ) -> None:
+    from rules.spec import write_spec  # the generators build every vector on import: only this command needs them
+    from rules.spec.pages import write_pages
+
     try:
         written = write_spec(out)
         if docs is not None:
