@@ -23,7 +23,7 @@ from typing import Any
 import typer
 import typer.core
 
-from rules.locale import N_, _, language
+from rules.locale import N_, _, language, number
 
 COUNT = "N"
 """The placeholder of a whole number that counts something (games, hands, players)."""
@@ -168,6 +168,10 @@ def said_by_typer(sentence: str) -> str:
             fields = found.groupdict()
             if "reason" in fields:
                 fields["reason"] = said_by_typer(fields["reason"])
+            if re.fullmatch(
+                r"-?\d+(\.\d+)?", fields.get("limit", "")
+            ):  # pydantic's bound, as the language writes numbers
+                fields["limit"] = number(float(fields["limit"]), None)
             return _(message).format(**fields)
     return sentence
 

@@ -277,6 +277,11 @@ def test_json_and_replays_refusals_stay_english(files: dict[str, str], speaking:
             "neplatná hodnota '--seconds': 0.0 je mimo rozsah x>=0.01",
         ),
         ("No such option: --gam Did you mean --games?", "neznámá volba: --gam. Možná --games?"),
+        # pydantic's bound is a number, written with the decimal comma
+        (
+            "Invalid value for '--seconds': Input should be greater than or equal to 0.01",
+            "neplatná hodnota '--seconds': musí být aspoň 0,01",
+        ),
         ("Got unexpected extra arguments (a b)", "nadbytečné argumenty (a b)"),
         # a sentence it does not know stays as typer says it
         ("Something new happened.", "Something new happened"),
