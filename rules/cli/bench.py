@@ -122,7 +122,7 @@ HELP = N_("Play random duels and print plies per second through the machine, the
 
 
 def bench(
-    seconds: Annotated[float, typer.Option(min=0.01, help=N_("Seconds to run each path."))] = 3.0,
+    seconds: Annotated[float, typer.Option(min=0.01, max=3600, help=N_("Seconds to run each path."))] = 3.0,
     seed: Annotated[int, typer.Option(help=N_("Seed of the random duels."))] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:

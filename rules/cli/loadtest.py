@@ -305,12 +305,14 @@ def loadtest(
         str | None,
         typer.Option(help=N_("Database of the servers it starts: a postgresql:// URL; default: a fresh SQLite file.")),
     ] = None,
-    seconds: Annotated[float, typer.Option(help=N_("How long to play, after every table is set up."), min=1)] = 20,
+    seconds: Annotated[
+        float, typer.Option(help=N_("How long to play, after every table is set up."), min=1, max=86400)
+    ] = 20,
     sync: Annotated[
         str, typer.Option(help=N_("SQLite synchronous mode of the server it starts: full or normal."))
     ] = "full",
     think: Annotated[
-        float, typer.Option(help=N_("Mean seconds a client waits before each move (0: none)."), min=0)
+        float, typer.Option(help=N_("Mean seconds a client waits before each move (0: none)."), min=0, max=3600)
     ] = 0,
     seed: Annotated[int, typer.Option(help=N_("Seed of the clients' random moves."))] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,

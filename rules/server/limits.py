@@ -16,6 +16,7 @@ ValueError: TRUMPS_RATE: 'fast' is not a number
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -87,6 +88,8 @@ class Settings:
             raise ValueError(Message(N_("sync: {value!r} is not full or normal"), value=self.sync))
         for field in fields(self):
             value = getattr(self, field.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(Message(N_("{name}: {value} is not a finite number"), name=field.name, value=value))
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
                 raise ValueError(Message(N_("{name}: {value} is negative"), name=field.name, value=value))
         if self.rate <= 0 or self.burst < 1 or self.max_message_bytes < 256:
