@@ -12,7 +12,7 @@ import typer
 import typer.rich_utils
 
 from rules.cli import arena, bench, loadtest, play, replay, serve, solve, spec
-from rules.cli.usage import readable, run
+from rules.cli.usage import readable, refuse_unknown_language, run
 from rules.locale import LANGUAGES, N_, _, language_from_environment, use_language
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=N_('Svoi Kozyri ("Your trumps"), the card game.'))
@@ -25,12 +25,7 @@ def _version(asked: bool) -> None:
 
 
 def _language(lang: str | None) -> None:
-    # main() has already chosen the language from the arguments; here an unknown one is refused.
-    if lang is not None and lang not in LANGUAGES:
-        typer.echo(
-            _("--lang {lang}: choose one of {languages}").format(lang=lang, languages=", ".join(LANGUAGES)), err=True
-        )
-        raise typer.Exit(2)
+    refuse_unknown_language(lang)  # main() has already spoken the language the arguments ask for
 
 
 @app.callback()

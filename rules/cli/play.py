@@ -34,10 +34,10 @@ from rich.text import Text
 
 from rules.cards import Card
 from rules.cli import terminal
-from rules.cli.usage import os_reason
+from rules.cli.usage import os_reason, refuse_unknown_language
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
 from rules.game import Game
-from rules.locale import LANGUAGES, N_, _, language, language_from_environment, ngettext, pgettext, use_language
+from rules.locale import N_, _, language, language_from_environment, ngettext, pgettext, use_language
 from rules.log import write_log
 from rules.match import Match
 from rules.options import DEALER, MAX_PLAYERS, MIN_PLAYERS, MUST_BEAT, PASS_SIXES, PLAYERS, RuleSet, dealer_problem
@@ -829,11 +829,7 @@ def play(
         ),
     ] = None,
 ) -> None:
-    if lang is not None and lang not in LANGUAGES:
-        typer.echo(
-            _("--lang {lang}: choose one of {languages}").format(lang=lang, languages=", ".join(LANGUAGES)), err=True
-        )
-        raise typer.Exit(2)
+    refuse_unknown_language(lang)
     use_language(lang if lang is not None else language_from_environment(os.environ))
     error = _option_error(players, seat, dealer, level, hands)
     if error is not None:

@@ -23,7 +23,7 @@ from typing import Any
 import typer
 import typer.core
 
-from rules.locale import N_, _, language, number
+from rules.locale import LANGUAGES, N_, _, language, number
 
 COUNT = "N"
 """The placeholder of a whole number that counts something (games, hands, players)."""
@@ -195,6 +195,15 @@ def os_reason(error: OSError) -> str:
     if reason is not None and language() != "en":
         return _(reason)
     return error.strerror or str(error)
+
+
+def refuse_unknown_language(lang: str | None) -> None:
+    """Refuse a ``--lang`` that is not one of :data:`~rules.locale.LANGUAGES` in one line, exit 2."""
+    if lang is not None and lang not in LANGUAGES:
+        typer.echo(
+            _("--lang {lang}: choose one of {languages}").format(lang=lang, languages=", ".join(LANGUAGES)), err=True
+        )
+        raise typer.Exit(2)
 
 
 def run(command: Any, name: str) -> None:
