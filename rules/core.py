@@ -402,6 +402,7 @@ def take_cards(state: State, move: int) -> None:
 
 def pass_turn(state: State, move: Any) -> None:
     """The turn passes to the next player holding cards (§1)."""
+    # next_seat() written out: search inlines a callback's own statements, not the functions it calls
     hands = state.hands
     players = len(hands)
     seat = (state.to_act + 1) % players
