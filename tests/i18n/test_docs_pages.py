@@ -1,5 +1,6 @@
-"""The translated pages of the site: every language has the home page and the rules page, and each
-rules page has the clauses and the examples of every other (the strict build is tests/docs)."""
+"""The translated pages of the site: every language has the home page and the rules page, each
+opening with the one-minute introduction in its language, and each rules page has the clauses and
+the examples of every other (the strict build and the first screen in a browser are tests/docs)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from rules.locale import LANGUAGES
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 CLAUSE = re.compile(r"\*\*§(\d+(?:\.\d+)*)")
-SNIPPET = re.compile(r'^--8<-- "(.*)"$', re.M)
+SNIPPET = re.compile(r'^--8<-- "(generated/.*)"$', re.M)
+INTRODUCTION = re.compile(r'^--8<-- "(first-minute/.*)"$', re.M)
 
 
 def test_every_language_has_the_home_and_the_rules_page() -> None:
@@ -29,6 +31,19 @@ def test_every_language_has_the_home_and_the_rules_page() -> None:
 def test_the_site_configuration_lists_every_language() -> None:
     config = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
     assert re.findall(r"- locale: (\w+)", config) == list(LANGUAGES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_and_the_rules_page_open_with_the_introduction_in_their_language(lang: str) -> None:
+    """The introduction comes right after the title (the aim of the game first), above the normative text."""
+    for page in ("index", "rules"):
+        text = (DOCS / (f"{page}.md" if lang == "en" else f"{page}.{lang}.md")).read_text(encoding="utf-8")
+        assert INTRODUCTION.findall(text) == [f"first-minute/{lang}.md"], page
+        assert text.index('--8<-- "first-minute/') < text.index("\n## "), page
+        assert CLAUSE.search(text) is None or text.index("first-minute/") < CLAUSE.search(text).start()  # type: ignore[union-attr]
+    introduction = (DOCS / "first-minute" / f"{lang}.md").read_text(encoding="utf-8")
+    # A legend of the pictures' two borders, with the classes docs/stylesheets/cards.css gives them.
+    assert "sk-own-trump" in introduction and "sk-fresh" in introduction
 
 
 @pytest.mark.parametrize("lang", TRANSLATED[1:])
