@@ -7,13 +7,19 @@ with the keyboard. It never talks to the server itself.
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
 from serving import ServedProcess
+from websockets.sync.client import connect
+
+from rules.players import make_player
+from rules.state import View
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -208,3 +214,49 @@ def create_table(page: Page, url: str, *, name: str, opponent: str = "easy") -> 
     table_id = page.evaluate("new URLSearchParams(location.search).get('table')")
     assert table_id, "creating a table did not lead to its page"
     return str(table_id)
+
+
+def won_hand(url: str, *, hands: int = 8) -> tuple[str, str, dict[str, Any]]:
+    """A duel against the easy computer that seat 0 has just won, played over the WebSocket (no page).
+
+    Seat 0 plays the medium computer's moves; a lost or drawn hand is followed by the next, up to
+    ``hands``. Returns the table id, seat 0's token and the update that ended the won hand: a page
+    opened with that token (see :func:`sit_at`) shows the end of a won hand without playing it.
+    """
+    # The synchronous client: Playwright's sync API keeps an asyncio loop running in this thread.
+    body = {"players": 2, "dealer": 1, "computer": [{"seat": 1, "level": "easy"}], "join": True, "seat": 0}
+    request = urllib.request.Request(
+        f"{url}/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        created = json.load(response)
+    table_id, token = created["table"]["id"], created["token"]
+    player = make_player("medium", 1)
+    with connect(f"{url.replace('http', 'ws')}/ws/tables/{table_id}", max_size=2**22) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
+        played = 0
+        while True:
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] != "update":
+                assert message["type"] in ("welcome", "presence"), message
+                continue
+            if message.get("hand_end"):
+                if message["hand_end"]["outcome"].get("loser") == 1:
+                    return table_id, token, message
+                played += 1
+                assert played < hands, f"seat 0 won none of {hands} hands against the easy computer"
+                ws.send(json.dumps({"type": "next_hand", "last_seen": message["event_no"]}))
+                continue
+            view = message["view"]
+            if view and view["legal_moves"] and view["to_act"] == 0:
+                move = player.choose(View.model_validate(view))
+                event = move.model_dump(mode="json", exclude_none=True)
+                ws.send(json.dumps({"type": "move", "event": event, "last_seen": message["event_no"]}))
+
+
+def sit_at(page: Page, url: str, table_id: str, token: str, seat: int = 0) -> None:
+    """Open the table's page as the browser that holds ``token`` (as the page itself saves it)."""
+    seat_json = json.dumps({"seat": seat, "token": token})
+    page.add_init_script(f"localStorage.setItem({json.dumps('trumps.seat.' + table_id)}, {json.dumps(seat_json)})")
+    page.goto(f"{url}/?table={table_id}")
+    page.wait_for_selector(".table-view")

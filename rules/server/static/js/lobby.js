@@ -35,6 +35,7 @@ export class LobbyScreen {
       h("div", {},
         h("h1", {}, t("lobby.heading")),
         h("p", {}, t("lobby.intro")),
+        h("p", { class: "hero-links" }, h("a", { class: "btn small board-link", href: "/replay" }, t("lobby.board"))),
       ),
       h("div", { class: "hero-cards", "aria-hidden": "true" },
         ...["AS", "KH", "TD", "QC", "6H"].map((code, i) => {
@@ -49,7 +50,7 @@ export class LobbyScreen {
       h("div", { class: "panel-head" }, h("h2", { id: "tables-title" }, t("lobby.open_tables")), this.refreshButton()),
       this.list,
     );
-    return h("div", { class: "lobby" }, hero, this.createForm(), tables, howToPlay());
+    return h("div", { class: "lobby" }, hero, howToPlay(), this.createForm(), tables);
   }
 
   refreshButton() {
@@ -67,6 +68,12 @@ export class LobbyScreen {
       ))),
     );
     const seats = h("div", { class: "seat-config", id: "seat-config" });
+    // A friend instead of the computer: every other seat left free, and the table's page gives the link.
+    const invite = h("button", { type: "button", class: "btn invite-btn" }, t("form.invite"));
+    invite.addEventListener("click", () => {
+      for (const select of seats.querySelectorAll("select")) select.value = "free";
+      this.create(form);
+    });
     form.append(
       h("h2", { id: "create-title" }, t("form.new_table")),
       h("div", { class: "form-grid" },
@@ -90,7 +97,10 @@ export class LobbyScreen {
               h("option", { value: "" }, t("form.no_clock")),
               ...[15, 30, 60].map((n) => h("option", { value: n }, t("form.per_move", { n }))))),
         ),
-        h("button", { type: "submit", class: "btn primary create-btn" }, t("form.create")),
+        h("div", { class: "create-actions" },
+          h("button", { type: "submit", class: "btn primary create-btn" }, t("form.create")),
+          invite,
+        ),
       ),
     );
     const drawSeats = () => {
@@ -141,8 +151,8 @@ export class LobbyScreen {
       seat: 0,
       name: name || null,
     };
-    const button = form.querySelector(".create-btn");
-    button.disabled = true;
+    const buttons = [...form.querySelectorAll(".create-actions .btn")];
+    for (const button of buttons) button.disabled = true;
     try {
       const created = await api.createTable(body);
       saveSeat(created.table.id, created.seat, created.token);
@@ -150,7 +160,7 @@ export class LobbyScreen {
     } catch (error) {
       showToast(errorText(error), "error");
     } finally {
-      button.disabled = false;
+      for (const button of buttons) button.disabled = false;
     }
   }
 

@@ -10,13 +10,38 @@ import { cardLabel, makeCard, suitName, suitSymbol } from "./cards.js";
 import { languagePicker, language, loadLanguage, t } from "./i18n.js";
 import { trumpBadge } from "./parts.js";
 import { h, showToast } from "./ui.js";
-import { errorText, eventLine, notificationLine } from "./words.js";
+import { errorText, eventLine, notificationLine, seatName } from "./words.js";
 
 const SAVED = "trumps:replay-log";
 const LEVEL = "medium";
 
+// The players' names for a hand of an online table (as its page calls them: "You", "Computer", a
+// person's name); null for any other log, whose seats are numbered from 0 as the log numbers them.
+let seatNames = null;
+
 function seatLabel(seat) {
-  return t("seat.n", { n: seat + 1 });
+  return seatNames?.[seat] ?? t("seat.n", { n: seat });
+}
+
+/** The seats as the sentences of js/words.js take them, each called by its label on this board (up to four). */
+function namedSeats() {
+  return [0, 1, 2, 3].map((seat) => ({ kind: "human", name: seatLabel(seat) }));
+}
+
+/** The names of an online table's players, from the lobby's record of it (null if it cannot be had). */
+async function tableSeatNames(tableId) {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+    if (!response.ok) return null;
+    const data = await response.json();
+    const seats = data.table?.seats ?? data.seats;
+    if (!Array.isArray(seats)) return null;
+    // Names in the third person ("Ada wins", "Computer wins"): the sentences of the board are about
+    // a seat, not addressed to the reader. A person without a name keeps the seat's number.
+    return seats.map((seat) => (seat.kind === "free" || (seat.kind === "human" && !seat.name) ? null : seatName(seats, seat.seat, null)));
+  } catch {
+    return null;
+  }
 }
 
 /** A winning chance (0..1) written the language's way ("57%", "57 %"). */
@@ -85,7 +110,9 @@ class ReplayBoard {
           const data = await response.json().catch(() => ({}));
           throw Object.assign(new Error(data.message || response.statusText), { code: data.code });
         }
-        await this.open(await response.text());
+        const text = await response.text();
+        seatNames = await tableSeatNames(this.source.table);
+        await this.open(text);
       } catch (error) {
         this.showOpener(t("replay.no_hand", { reason: refusal(error) }));
       }
@@ -245,13 +272,13 @@ class ReplayBoard {
 
   moveText(ply) {
     const event = ply.event;
-    if (event.type === "deal") return eventLine({ type: "deal", hand_sizes: event.hands.map((hand) => hand.length) }, [], null);
+    if (event.type === "deal") return eventLine({ type: "deal", hand_sizes: event.hands.map((hand) => hand.length) }, namedSeats(), null);
     if (event.type === "take") {
       const took = ply.notifications.find((note) => note.type === "took");
-      return took ? notificationLine(took, [], null) : t("replay.seat_takes", { seat: seatLabel(event.seat) });
+      return took ? notificationLine(took, namedSeats(), null) : t("replay.seat_takes", { seat: seatLabel(event.seat) });
     }
     if (event.type === "position") return t("replay.start");
-    return eventLine(event, [], null) ?? event.type;
+    return eventLine(event, namedSeats(), null) ?? event.type;
   }
 
   // --- stepping --------------------------------------------------------------------------------------
@@ -278,6 +305,9 @@ class ReplayBoard {
     this.drawNarration();
     this.drawEvaluation();
     this.drawGraph();
+    // Playing on needs a player to act: at the end of a finished game there is none.
+    const { state } = this.replay.plies[this.ply];
+    this.playButton.disabled = !this.playing && (state.to_act === null || state.to_act === undefined);
     for (const item of this.moveList.children) {
       const current = Number(item.dataset.ply) === this.ply;
       item.classList.toggle("current", current);
@@ -341,7 +371,7 @@ class ReplayBoard {
       if (own) lines.push(own);
     }
     for (const note of notifications) {
-      const line = notificationLine(note, [], null);
+      const line = notificationLine(note, namedSeats(), null);
       if (line) lines.push(line);
     }
     this.narration.replaceChildren(...lines.map((line) => h("li", {}, line)));
@@ -441,7 +471,10 @@ class ReplayBoard {
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", t("replay.graph"));
+    const duel = this.replay.plies[0].state.hands.length === 2;
+    const top = duel ? t("replay.axis_wins", { seat: seatLabel(0) }) : t("replay.result.1");
+    const bottom = duel ? t("replay.axis_wins", { seat: seatLabel(1) }) : t("replay.result.-1");
+    svg.setAttribute("aria-label", t("replay.graph", { top, bottom }));
     svg.setAttribute("class", "eval-graph");
     const points = [];
     for (let ply = 0; ply <= total; ply += 1) {
@@ -475,7 +508,16 @@ class ReplayBoard {
       this.go(Math.round(((event.clientX - box.left) / box.width) * total));
     });
     this.graph.dataset.points = String(points.length);
-    this.graph.replaceChildren(svg);
+    // The axes in words (the value up and down, the moves across) and what the marks mean.
+    const axis = h("div", { class: "graph-axis", "aria-hidden": "true" },
+      h("span", { class: "axis-top" }, top), h("span", { class: "axis-middle" }, t("replay.result.0")), h("span", { class: "axis-bottom" }, bottom));
+    const across = h("div", { class: "graph-across", "aria-hidden": "true" },
+      h("span", {}, t("replay.start")), h("span", {}, t("replay.axis_end", { n: total })));
+    const legend = h("ul", { class: "graph-legend" },
+      h("li", {}, h("span", { class: "key line" }), t("replay.legend_value")),
+      h("li", {}, h("span", { class: "key exact" }), t("replay.legend_exact")),
+      h("li", {}, h("span", { class: "key blunder" }), t("replay.legend_mistake")));
+    this.graph.replaceChildren(h("div", { class: "graph-body" }, axis, h("div", { class: "graph-plot" }, svg, across)), legend);
   }
 
   /** Plies whose move lost value, by the exact evaluation of the position before it: ply -> "blunder" or "mistake". */

@@ -4,7 +4,7 @@
 // `legal_moves` say which cards are playable; no rule is worked out here.
 
 import { api, forgetSeat, saveName, savedName, savedSeat, saveSeat } from "./api.js";
-import { cardLabel, cardName, makeCard, suitIcon, suitName, SUITS } from "./cards.js";
+import { cardLabel, cardName, makeCard, suitIcon, suitName, suitSymbol, SUITS } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { dragCard, layoutFan, sortHand } from "./hand.js";
 import { capitalize, labelSpans, logLink, pileLabel, reviewLink, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
@@ -19,6 +19,14 @@ const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const KNOWN_SHOWN = 8;
 const AUTO_TAKE_MS = 1500;
 const AUTO_TAKE_KEY = "trumps:auto-take";
+
+const TRACKER_KEY = "trumps:duel-tracker";
+const PACK = SUITS.flatMap((suit) => [..."6789TJQKA"].map((rank) => `${rank}${suit}`));
+
+/** Whether the duel's opponent's cards are shown (on unless you turned it off). */
+function duelTracking() {
+  return localStorage.getItem(TRACKER_KEY) !== "off";
+}
 
 /** Whether the page takes by itself when taking is your only move (on unless you turned it off). */
 function autoTaking() {
@@ -86,6 +94,7 @@ export class TableScreen {
 
   onWelcome(message) {
     this.mySeat = message.seat;
+    this.table = message.table;
     if (message.seat === null && this.connection.token) {
       // The server did not accept the saved token as a seat: watch instead.
       forgetSeat(this.tableId);
@@ -190,19 +199,22 @@ export class TableScreen {
 
   // --- the account of the last actions ----------------------------------------------------
 
+  /**
+   * Keep what happened as data (the event or notification, the seats as they were, whose page it
+   * was), not as words: the lines are written when drawn, in the language the page has then.
+   */
   record(message) {
     if (message.event_no <= this.history.no) return;
     const seats = message.seats;
+    const me = this.mySeat;
     const lines = [];
     if (message.resync && this.history.lines.length === 0 && message.event_no > 0) {
-      lines.push(t(this.mySeat === null ? "table.watching" : "table.at_table"));
-    } else {
-      const line = eventLine(message.event, seats, this.mySeat);
-      if (line) lines.push(message.by === "clock" ? t("event.by_clock", { line: line.replace(/[.。]$/, "") }) : line);
+      lines.push({ joined: true, me });
+    } else if (message.event && eventLine(message.event, seats, me)) {
+      lines.push({ event: message.event, by: message.by, seats, me });
     }
     for (const note of message.notifications ?? []) {
-      const line = notificationLine(note, seats, this.mySeat);
-      if (line) lines.push(line);
+      if (notificationLine(note, seats, me)) lines.push({ note, seats, me });
     }
     this.history = { no: message.event_no, lines: [...this.history.lines, ...lines].slice(-HISTORY_LINES) };
     saveHistory(this.tableId, this.history);
@@ -250,6 +262,35 @@ export class TableScreen {
     if (!this.connection.nextHand()) showToast(t("table.not_connected"), "error");
   }
 
+  /**
+   * The same match again at a new table: the same rules, clock and length, the computers at the
+   * same levels, you in your seat; a person's seat is left free, for the link to be sent to them.
+   */
+  async rematch(button) {
+    const table = this.table;
+    const seats = this.update.seats;
+    button.disabled = true;
+    try {
+      const created = await api.createTable({
+        players: seats.length,
+        dealer: table.dealer ?? seats.length - 1,
+        pass_sixes: table.rules.pass_sixes,
+        must_beat: table.rules.must_beat,
+        computer: seats.filter((seat) => seat.kind === "computer").map((seat) => ({ seat: seat.seat, level: seat.level })),
+        clock: table.clock ?? null,
+        match_hands: table.match_hands ?? null,
+        join: true,
+        seat: this.mySeat,
+        name: savedName() || null,
+      });
+      saveSeat(created.table.id, created.seat, created.token);
+      window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: created.table.id } }));
+    } catch (error) {
+      showToast(errorText(error), "error");
+      button.disabled = false;
+    }
+  }
+
   async takeSeat(seat) {
     const name = this.root.querySelector(".join-name");
     if (name) saveName(name.value.trim());
@@ -291,13 +332,13 @@ export class TableScreen {
       const next = index < 0 ? 0 : (index + step + hand.length) % hand.length;
       hand[next].focus();
       event.preventDefault();
-    } else if (event.key === "t" || event.key === "T") {
+    } else if (event.code === "KeyT") {
       const button = this.root.querySelector(".take-btn:not([disabled])");
       if (button) {
         button.click();
         event.preventDefault();
       }
-    } else if (event.key === "n" || event.key === "N") {
+    } else if (event.code === "KeyN") {
       this.root.querySelector(".next-hand")?.click();
     }
   }
@@ -316,6 +357,7 @@ export class TableScreen {
 
     const screen = h("section", { class: "table-view", "aria-label": t("table.label", { table: this.tableId }) });
     if (this.connection.socket === null) screen.classList.add("disconnected");
+    if (view && (message.hand_end || view.outcome)) screen.classList.add("over");
     // A summary of the state on the root element, for styling and for the browser tests.
     Object.assign(screen.dataset, {
       status: message.status,
@@ -327,6 +369,7 @@ export class TableScreen {
     });
 
     screen.append(
+      h("h1", { class: "visually-hidden" }, t("table.label", { table: this.tableId })),
       h("div", { class: `opponents${players - (me === null ? 0 : 1) > 2 ? " many" : ""}`, "aria-label": t("table.players") },
         order.filter((s) => s !== me).map((s) => this.seatBox(s))),
       this.felt(),
@@ -373,8 +416,12 @@ export class TableScreen {
       for (let i = 0; i < Math.min(count, 12); i++) fan.append(makeCard(null));
       fan.append(h("span", { class: "count" }, String(count)));
       box.append(fan);
+      const tracked = this.duelTracker(seat);
       const known = view.known?.[seat] ?? [];
-      if (known.length && !out) {
+      if (tracked) {
+        box.append(h("div", { class: "known tracker", title: t("tracker.title") },
+          `${t("tracker.holds")} `, labelSpans(sortHand(tracked, trump))));
+      } else if (known.length && !out) {
         const shown = known.length > KNOWN_SHOWN ? [...known.slice(0, KNOWN_SHOWN - 1)] : known;
         const more = known.length - shown.length;
         box.append(h("div", { class: "known", title: t("seat.holds_title") },
@@ -382,6 +429,20 @@ export class TableScreen {
       }
     }
     return box;
+  }
+
+  /**
+   * In the duel every card is dealt, so the opponent holds exactly the cards that are neither in
+   * your hand nor in the pile (rules §5.1): the page shows them, unless you hide them to count
+   * yourself. Null when there is nothing to show (watching, three or four players, before the deal).
+   */
+  duelTracker(seat) {
+    const view = this.update.view;
+    if (!duelTracking() || this.mySeat === null || seat === this.mySeat || !view || view.players !== 2) return null;
+    if (view.phase === "trump_choice" || view.phase === "deal") return null;
+    const seen = new Set([...view.hand, ...view.pile]);
+    const theirs = PACK.filter((code) => !seen.has(code));
+    return theirs.length === view.hand_counts[seat] ? theirs : null;
   }
 
   seatStatus(seat) {
@@ -477,7 +538,7 @@ export class TableScreen {
         if (owner) {
           card.title = about(`pile.owner_${owner.type}`, owner.seat, this.mySeat, this.update.seats, { card: cardLabel(code) });
         }
-        if (myTrump && code[1] === myTrump) card.append(h("span", { class: "trump-mark", title: t("pile.your_trump") }, t("card.trump_mark")));
+        if (myTrump && code[1] === myTrump) card.append(h("span", { class: "trump-mark", title: t("pile.your_trump") }, suitSymbol(code[1])));
         const fromTop = shown.length - 1 - i;
         if (fromTop === 0) card.classList.add("top");
         if (fromTop === 0 && code === this.justPlayed) {
@@ -544,7 +605,12 @@ export class TableScreen {
     const buttons = h("div", { class: "dialog-actions" });
     if (score.match_over || message.status === "finished") {
       dialog.append(h("p", { class: "match-over" }, t("outcome.match_over")));
-      buttons.append(h("a", { class: "btn primary", href: "/" }, t("side.back")));
+      if (this.mySeat !== null && this.table) {
+        const again = h("button", { type: "button", class: "btn primary rematch" }, t("outcome.rematch"));
+        again.addEventListener("click", () => this.rematch(again));
+        buttons.append(again);
+      }
+      buttons.append(h("a", { class: "btn", href: "/" }, t("side.back")));
     } else if (this.mySeat !== null) {
       const next = h("button", { type: "button", class: "btn primary next-hand" }, t("outcome.next_hand"));
       next.addEventListener("click", () => this.nextHand());
@@ -552,8 +618,11 @@ export class TableScreen {
     } else {
       buttons.append(h("p", {}, t("outcome.waiting_next")));
     }
-    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId), reviewLink(message.hand_end, this.tableId));
+    if (message.hand_end?.log) buttons.append(logLink(message.hand_end, this.tableId));
     dialog.append(buttons);
+    if (message.hand_end?.log) {
+      dialog.append(h("p", { class: "review-line" }, t("outcome.review_hint"), " ", reviewLink(message.hand_end, this.tableId)));
+    }
     return dialog;
   }
 
@@ -644,7 +713,7 @@ export class TableScreen {
       card.classList.add(playable ? "legal" : "not-legal");
       if (code[1] === trump) {
         card.classList.add("trump");
-        card.append(h("span", { class: "trump-mark", "aria-hidden": "true" }, t("card.trump_mark")));
+        card.append(h("span", { class: "trump-mark", "aria-hidden": "true" }, suitSymbol(code[1])));
       }
       if (this.pending === code) card.classList.add("pending");
       const traits = [cardName(code), code[1] === trump && t("hand.your_trump"), mine && t(playable ? "hand.playable" : "hand.not_playable")];
@@ -681,7 +750,7 @@ export class TableScreen {
     const message = this.update;
     const aside = h("aside", { class: "side", "aria-label": t("side.label") });
     const history = h("ol", { class: "history", "aria-label": t("side.history") });
-    for (const line of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(line)));
+    for (const entry of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(historyLine(entry))));
     aside.append(h("section", {}, h("h2", {}, t("side.history")), history));
     aside.append(h("section", {}, h("h2", {}, t("side.match")), scoreTable(message.score, message.seats, this.mySeat)));
     const free = message.seats.some((seat) => seat.kind === "free");
@@ -698,6 +767,14 @@ export class TableScreen {
         this.autoTake();
       });
       aside.append(h("label", { class: "check auto-take" }, box, " ", t("side.auto_take")));
+      if (message.seats.length === 2) {
+        const tracker = h("input", { type: "checkbox", class: "tracker-option", checked: duelTracking() });
+        tracker.addEventListener("change", () => {
+          localStorage.setItem(TRACKER_KEY, tracker.checked ? "on" : "off");
+          this.render();
+        });
+        aside.append(h("label", { class: "check tracker-check" }, tracker, " ", t("side.tracker")));
+      }
       aside.append(h("p", { class: "keys" }, t("side.keys")));
     }
     const leave = h("button", { type: "button", class: "btn small leave" }, t(this.mySeat === null ? "side.back" : "side.leave"));
@@ -767,10 +844,19 @@ function restoreFocus(root, focused) {
   else root.querySelector(".hand .card.legal, .take-btn:not([disabled])")?.focus({ preventScroll: true });
 }
 
+/** One remembered entry of the last actions (see record) in the page's language now. */
+function historyLine(entry) {
+  if (entry.joined) return t(entry.me === null ? "table.watching" : "table.at_table");
+  if (entry.note) return notificationLine(entry.note, entry.seats, entry.me);
+  const line = eventLine(entry.event, entry.seats, entry.me);
+  return entry.by === "clock" ? t("event.by_clock", { line: line.replace(/[.。]$/, "") }) : line;
+}
+
 function loadHistory(tableId) {
   try {
     const value = JSON.parse(sessionStorage.getItem(`trumps.history.${tableId}`) ?? "null");
-    if (value && Array.isArray(value.lines) && Number.isInteger(value.no)) return value;
+    // Entries are objects; lines kept as words by an older page are dropped (they were in one language).
+    if (value && Array.isArray(value.lines) && Number.isInteger(value.no)) return { ...value, lines: value.lines.filter((line) => line && typeof line === "object") };
   } catch {
     // A damaged entry is simply dropped.
   }
