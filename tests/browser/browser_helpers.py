@@ -216,15 +216,31 @@ def create_table(page: Page, url: str, *, name: str, opponent: str = "easy") -> 
     return str(table_id)
 
 
-def won_hand(url: str, *, hands: int = 8) -> tuple[str, str, dict[str, Any]]:
+def won_hand(url: str, *, hands: int = 8, match_hands: int | None = None) -> tuple[str, str, dict[str, Any]]:
     """A duel against the easy computer that seat 0 has just won, played over the WebSocket (no page).
 
-    Seat 0 plays the medium computer's moves; a lost or drawn hand is followed by the next, up to
-    ``hands``. Returns the table id, seat 0's token and the update that ended the won hand: a page
-    opened with that token (see :func:`sit_at`) shows the end of a won hand without playing it.
+    Seat 0 plays the medium computer's moves; after a hand it did not win, a new table is tried, up
+    to ``hands`` tables. ``match_hands``: a match of that many hands, with the non-default rule
+    ``must_beat`` on. Returns the table id, seat 0's token and the update that ended the won first
+    hand: a page opened with that token (:func:`sit_at`) shows the end of a won hand without playing it.
     """
-    # The synchronous client: Playwright's sync API keeps an asyncio loop running in this thread.
-    body = {"players": 2, "dealer": 1, "computer": [{"seat": 1, "level": "easy"}], "join": True, "seat": 0}
+    for _ in range(hands):
+        won = _play(url, match_hands)
+        if won is not None:
+            return won
+    raise AssertionError(f"seat 0 won none of {hands} hands against the easy computer")
+
+
+def _play(url: str, match_hands: int | None) -> tuple[str, str, dict[str, Any]] | None:
+    body = {
+        "players": 2,
+        "dealer": 1,
+        "computer": [{"seat": 1, "level": "easy"}],
+        "join": True,
+        "seat": 0,
+        "match_hands": match_hands,
+        "must_beat": match_hands is not None,
+    }
     request = urllib.request.Request(
         f"{url}/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
     )
@@ -232,21 +248,17 @@ def won_hand(url: str, *, hands: int = 8) -> tuple[str, str, dict[str, Any]]:
         created = json.load(response)
     table_id, token = created["table"]["id"], created["token"]
     player = make_player("medium", 1)
+    # The synchronous client: Playwright's sync API keeps an asyncio loop running in this thread.
     with connect(f"{url.replace('http', 'ws')}/ws/tables/{table_id}", max_size=2**22) as ws:
         ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
-        played = 0
         while True:
             message = json.loads(ws.recv(timeout=10))
             if message["type"] != "update":
                 assert message["type"] in ("welcome", "presence"), message
                 continue
             if message.get("hand_end"):
-                if message["hand_end"]["outcome"].get("loser") == 1:
-                    return table_id, token, message
-                played += 1
-                assert played < hands, f"seat 0 won none of {hands} hands against the easy computer"
-                ws.send(json.dumps({"type": "next_hand", "last_seen": message["event_no"]}))
-                continue
+                won = message["hand_end"]["outcome"].get("loser") == 1
+                return (table_id, token, message) if won else None
             view = message["view"]
             if view and view["legal_moves"] and view["to_act"] == 0:
                 move = player.choose(View.model_validate(view))

@@ -133,6 +133,21 @@ def test_t_and_n_work_on_a_cyrillic_layout_and_the_duel_tracker_shows_the_oppone
     context.close()
 
 
+def test_a_rematch_after_the_match_keeps_its_rules_and_opponent(server: Server, browser: Browser) -> None:
+    table_id, token, update = won_hand(server.url, match_hands=1)
+    assert update["score"]["match_over"]
+    page = browser.new_page(viewport=DESKTOP)
+    sit_at(page, server.url, table_id, token)
+    page.click(".rematch")
+    page.wait_for_function("(old) => new URLSearchParams(location.search).get('table') !== old", arg=table_id)
+    expect(page.locator(".trump-dialog")).to_be_visible()  # you sit at the new table, to choose first
+    new_id = page.evaluate("new URLSearchParams(location.search).get('table')")
+    info = page.evaluate("(id) => fetch(`/api/tables/${id}`).then((r) => r.json())", new_id)
+    assert info["rules"] == {"pass_sixes": True, "must_beat": True} and info["match_hands"] == 1
+    assert [(seat["kind"], seat.get("level")) for seat in info["seats"]] == [("human", None), ("computer", "easy")]
+    page.close()
+
+
 def press(page: Page, key: str, code: str) -> None:
     """A key as a non-Latin layout sends it: its own letter, the position of the Latin one."""
     page.evaluate(

@@ -23,7 +23,7 @@ export class LobbyScreen {
     this.root.replaceChildren(this.build());
     this.refresh();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
-    this.root.querySelector("#create-name")?.focus();
+    this.root.querySelector("#create-name")?.focus({ preventScroll: true });
   }
 
   stop() {
