@@ -93,7 +93,7 @@ AIM = {
     "ro": "scapă de toate cărțile",
     "fi": "pääse eroon kaikista korteistasi",
     "cs": "zbav se všech svých karet",
-    "ky": "бардык карталарыңдан кутул",
+    "ky": "бардык карталарыңыздан кутулуңуз",
     "ru": "избавиться от всех своих карт",
 }
 

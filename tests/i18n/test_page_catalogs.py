@@ -110,3 +110,25 @@ def test_the_catalogs_are_valid_json_with_unique_keys() -> None:
             return dict(pairs)
 
         json.loads(text, object_pairs_hook=unique)
+
+
+STATIC = CATALOGS.parent
+# A message named in the page's code: t("key"), about("key", ...), data-i18n="key", "attr:key".
+NAMED = re.compile(
+    r"""(?:\bt|\babout)\(\s*["']([\w.-]+)["']|data-i18n="([\w.-]+)"|data-i18n-attr="\w[\w-]*:([\w.-]+)"""
+)
+
+
+def test_every_message_the_page_names_is_in_the_catalogs() -> None:
+    """A key written in the code but missing from the catalogs would show as the bare key."""
+    english = catalog("en")
+    sources = [*STATIC.glob("js/*.js"), *STATIC.glob("*.html")]
+    code = [
+        line
+        for path in sources
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if not line.lstrip().startswith(("//", "*", "/*"))  # the comments' examples are not the page's
+    ]
+    named = {key for line in code for match in NAMED.findall(line) for key in match if key}
+    assert len(named) > 100  # the pattern finds them
+    assert sorted(named - english.keys()) == []

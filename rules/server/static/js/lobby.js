@@ -243,8 +243,9 @@ function navigate(tableId) {
 function howToPlay() {
   return h("section", { class: "panel how-to", "aria-labelledby": "how-title" },
     h("h2", { id: "how-title" }, t("how.title")),
+    h("p", { class: "aim" }, t("how.4")), // the aim of the game first
     h("ol", {},
-      ...["how.1", "how.2", "how.3", "how.4"].map((key) => h("li", {}, t(key))),
+      ...["how.1", "how.2", "how.3", "how.5"].map((key) => h("li", {}, t(key))),
     ),
     h("p", { class: "keys" }, t("how.keys")),
   );
