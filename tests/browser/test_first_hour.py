@@ -72,6 +72,7 @@ def test_the_end_of_a_won_hand_can_be_clicked_and_leads_to_the_board(
         words["replay.axis_wins"].replace("{seat}", words["seat.computer"])
     )
     expect(board.locator(".graph-legend li")).to_have_count(3)
+    screenshot(board, f"won-hand-board-{lang}")
     board.keyboard.press("End")
     expect(board.locator(".play-on")).to_be_disabled()  # nobody is to act at the end of the game
     board.keyboard.press("Home")
