@@ -273,7 +273,7 @@ export class TableScreen {
     try {
       const created = await api.createTable({
         players: seats.length,
-        dealer: table.dealer ?? seats.length - 1,
+        dealer: seats.length - 1, // as the lobby creates a table: seat 0 chooses a trump and leads first
         pass_sixes: table.rules.pass_sixes,
         must_beat: table.rules.must_beat,
         computer: seats.filter((seat) => seat.kind === "computer").map((seat) => ({ seat: seat.seat, level: seat.level })),
