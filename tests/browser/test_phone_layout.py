@@ -60,6 +60,7 @@ def test_a_hand_of_any_size_is_playable_by_thumb(server: Server, browser: Browse
     try:
         page = context.new_page()
         page.goto(server.url)
+        page.wait_for_selector(".lobby")  # drawn: the lobby replaces what is in <main> when it is
         figures = {}
         for cards in (6, 18, 24, 30, 36):
             measured = page.evaluate(_MEASURE, cards)
