@@ -195,7 +195,9 @@ class Hub:
         """
         table = self.tables.get(table_id)
         if table is not None:
-            return table.info()
+            async with table.lock:
+                await table.refresh()
+                return table.info()
         info = self._sleeping.get(table_id)
         if info is None:
             info = (await self._rebuild_aside(await self._stored(table_id))).info()
@@ -333,6 +335,7 @@ class Hub:
 
     async def _join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:
+            await table.refresh()
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")
             free = [seat for seat, state in enumerate(table.seats) if state.kind == "free"]
@@ -355,11 +358,9 @@ class Hub:
 
     async def leave(self, table_id: str, request: LeaveTable) -> Left:
         async with self.locked(table_id) as table:
+            await table.refresh()
             seat = table.seat_of_token(request.token)
             if seat is None:
                 raise Refused("bad_token", "this token holds no seat at this table")
-            await table.commit({"type": "seat_freed", "seat": seat}, by="player")
-            for conn in list(table.connections):
-                if conn.seat == seat:
-                    conn.drop(4000, "you left this seat")
+            await table.commit({"type": "seat_freed", "seat": seat}, by="player")  # which closes its sockets
         return Left(table_id=table_id, seat=seat)

@@ -159,6 +159,8 @@ class Connection:
 
     def __init__(self, seat: int | None, limit: int) -> None:
         self.seat = seat
+        self.token_hash: str | None = None
+        """The hash of the token this connection holds its seat with: the seat's credentials at hello."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._limit = limit
         self.closed = False
@@ -380,10 +382,12 @@ class Table:
         if kind == "seat_taken":
             seat = record["seat"]
             self.seats[seat] = SeatState("human", name=record.get("name"), token_hash=record["token_hash"])
+            self._end_credentials(seat, "someone else took this seat")
             public = SeatTaken(seat=seat, name=record.get("name"))
         elif kind == "seat_freed":
             seat = record["seat"]
             self.seats[seat] = SeatState("free", left=True)
+            self._end_credentials(seat, "you left this seat")
             public = SeatFreed(seat=seat)
         elif kind == "hand_started":
             self.hand_no = record["hand"]
@@ -400,6 +404,35 @@ class Table:
             return
         self.event_no += 1
         self.last = _Last(public, by, [])
+
+    def _end_credentials(self, seat: int, reason: str) -> None:
+        """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current.
+
+        Every process applies every event of the tables it holds, so wherever the old holder is connected,
+        its sockets close when the seat is left or taken over (and a move that races it is refused as
+        ``stale``: the event number is taken).
+        """
+        current = self.seats[seat].token_hash
+        for conn in list(self.connections):
+            if conn.seat == seat and conn.token_hash != current:
+                conn.drop(4000, reason)
+
+    def holds_seat(self, conn: Connection) -> bool:
+        """The connection's seat is still held with the token it said hello with."""
+        seat = conn.seat
+        return (
+            seat is not None
+            and not conn.closed
+            and self.seats[seat].kind == "human"
+            and self.seats[seat].token_hash == conn.token_hash
+        )
+
+    async def refresh(self) -> None:
+        """Read your writes: apply whatever other processes committed that this table has not heard of yet
+        (lock held). A decision about a token, a seat or a move is then taken on the committed truth.
+        Nothing to do when this process is the store's only writer."""
+        if self._store.shared:
+            await self._catch_up()
 
     def _played(self, event: Event, notifications: list[Notification], by: Actor) -> None:
         """Bookkeeping after the game accepted ``event``."""

@@ -1,0 +1,102 @@
+"""Two server processes on one real PostgreSQL database, each deciding on the committed truth.
+
+A token, a seat or an event committed on one process counts on the other at once (read your
+writes), and a seat's credentials end on every process when it is left. The two processes are
+started once for the module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+from postgres import drop_database, fresh_database
+from server_helpers import Seat, Server
+from websockets.exceptions import ConnectionClosed
+
+FAST = {"TRUMPS_RATE": "1000", "TRUMPS_BURST": "1000", "TRUMPS_BOT_PROCESSES": "0", "TRUMPS_MAX_TABLES_PER_CLIENT": "0"}
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[tuple[Server, Server]]:
+    database = fresh_database()
+    a, b = Server(database, **FAST), Server(database, **FAST)
+    try:
+        a.start(), b.start()
+        yield a, b
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
+
+
+def _create(server: Server, **config: Any) -> dict[str, Any]:
+    status, created = server.post("/api/tables", {"players": 2, **config})
+    assert status == 200, created
+    return created
+
+
+def test_a_table_created_on_one_process_is_known_at_once_on_the_other(pair: tuple[Server, Server]) -> None:
+    """Create on a, then at once hello with the new token on b (and look the table up on b): 200 times, no refusal."""
+    a, b = pair
+
+    async def run() -> list[dict[str, Any]]:
+        refused = []
+        for _ in range(200):
+            created = _create(a)
+            table_id = created["table"]["id"]
+            async with websockets.connect(f"{b.ws}/ws/tables/{table_id}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": created["token"]}))
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if welcome["type"] != "welcome" or welcome["seat"] != 0:
+                refused.append(welcome)
+        return refused
+
+    assert asyncio.run(run()) == []
+    for _ in range(20):
+        created = _create(a)
+        status, info = b.get(f"/api/tables/{created['table']['id']}")
+        assert status == 200 and info["event_no"] == 1 and info["seats"][0]["kind"] == "human", info
+
+
+def test_a_seat_left_through_another_process_closes_its_sockets_everywhere(pair: tuple[Server, Server]) -> None:
+    a, b = pair
+    created = _create(a, join=False)
+    table_id = created["table"]["id"]
+    _, first = a.post(f"/api/tables/{table_id}/join", {"seat": 0})
+    _, second = a.post(f"/api/tables/{table_id}/join", {"seat": 1})
+
+    async def run() -> None:
+        leaver = Seat(f"{b.ws}/ws/tables/{table_id}", second["token"], 1)
+        stayer = Seat(f"{a.ws}/ws/tables/{table_id}", first["token"], 0)
+        await leaver.connect()
+        await stayer.connect()
+        status, left = a.post(f"/api/tables/{table_id}/leave", {"token": second["token"]})
+        assert status == 200 and left["seat"] == 1
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await leaver.receive(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        # Someone else sits down in seat 1 (through b); the old token holds nothing anywhere.
+        status, newcomer = b.post(f"/api/tables/{table_id}/join", {"seat": 1})
+        assert status == 200
+        for server in (a, b):
+            async with websockets.connect(f"{server.ws}/ws/tables/{table_id}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": second["token"]}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_token"
+            status, refusal = server.post(f"/api/tables/{table_id}/leave", {"token": second["token"]})
+            assert status == 403 and refusal["code"] == "bad_token"
+        seated = Seat(f"{a.ws}/ws/tables/{table_id}", newcomer["token"], 1)
+        welcome = await seated.connect()
+        assert welcome["seat"] == 1
+        hand = (await seated.update())["view"]
+        for text in leaver.texts:  # nothing of the newcomer's reached the old holder
+            assert json.loads(text).get("event_no", 0) <= welcome["table"]["event_no"] - 2
+        await seated.close()
+        await stayer.close()
+        assert hand is not None
+
+    asyncio.run(run())
