@@ -67,7 +67,7 @@ class Hub:
 
     async def start(self) -> None:
         """Open the store, rebuild every unfinished table that is not asleep, start putting idle tables to sleep."""
-        self._store = await open_store(self.settings.db, self.settings.sync)
+        self._store = await open_store(self.settings.db, self.settings.sync, self.settings.pool_size)
         self._store.subscribe(self._notice, self._resync)
         async with self._lock:  # tables other processes tell of meanwhile are taken up after these
             for stored in await self._store.unfinished():
@@ -309,7 +309,7 @@ class Hub:
             if len(live) >= self.settings.max_tables:
                 raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
             limit = self.settings.max_tables_per_client
-            if limit and sum(1 for table in live if table.creator == creator) >= limit:
+            if limit and await self.store.open_tables_of(creator) >= limit:  # site-wide: the database counts
                 raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
             table_id = secrets.token_urlsafe(6)
             await self.store.create_table(table_id, config.model_dump(mode="json"), creator)

@@ -98,6 +98,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN asleep boolean NOT NULL DEFAULT false;
     CREATE INDEX tables_awake ON tables (created) WHERE NOT finished AND NOT asleep;
     """,
+    # 3: the tables-per-address limit counts one address's open tables site-wide.
+    """
+    CREATE INDEX tables_open_by_creator ON tables (creator) WHERE NOT finished AND NOT asleep;
+    """,
 ]
 
 
@@ -327,6 +331,15 @@ class PostgresStore:
                     done.set_result(None)
                 else:
                     done.set_exception(StoreConflict(f"event {no} of table {table_id} is taken"))
+
+    async def open_tables_of(self, creator: str) -> int:
+        async with self._connection() as conn:
+            row = await (
+                await conn.execute(
+                    "SELECT count(*) FROM tables WHERE creator = %s AND NOT finished AND NOT asleep", (creator,)
+                )
+            ).fetchone()
+        return int(row[0]) if row else 0
 
     async def finish(self, table_id: str) -> None:
         async with self._connection() as conn:

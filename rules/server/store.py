@@ -152,6 +152,10 @@ class Store(Protocol):
 
     async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None: ...
 
+    async def open_tables_of(self, creator: str) -> int:
+        """How many tables ``creator`` made whose match is not over and that are not asleep (site-wide)."""
+        ...
+
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
         """Commit event ``no`` of a table; raises :class:`StoreConflict` if that number is taken."""
         ...
@@ -188,12 +192,12 @@ def is_postgres(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(db: str, sync: str = "full") -> Store:
+async def open_store(db: str, sync: str = "full", pool_size: int = 10) -> Store:
     """The store the ``db`` setting names: a PostgreSQL URL, else an SQLite file."""
     if is_postgres(db):
         from rules.server.pgstore import PostgresStore
 
-        return await PostgresStore.connect(db)
+        return await PostgresStore.connect(db, pool_size=pool_size)
     return EventStore(db, sync)
 
 
@@ -282,6 +286,22 @@ class EventStore:
             return await asyncio.to_thread(self._load, table_id)
         except sqlite3.Error as error:
             raise StoreError(f"the database could not be read: {error}") from None
+
+    async def open_tables_of(self, creator: str) -> int:
+        try:
+            return await asyncio.to_thread(self._open_tables_of, creator)
+        except sqlite3.Error as error:
+            raise StoreError(f"the database could not be read: {error}") from None
+
+    def _open_tables_of(self, creator: str) -> int:
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            row = db.execute(
+                "SELECT count(*) FROM tables WHERE creator = ? AND finished = 0 AND asleep = 0", (creator,)
+            ).fetchone()
+        finally:
+            db.close()
+        return int(row[0])
 
     def _load(self, table_id: str) -> StoredTable | None:
         db = sqlite3.connect(self.path, timeout=10)
