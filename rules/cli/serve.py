@@ -73,8 +73,8 @@ def serve(
     ] = False,
 ) -> None:
     if log_level.lower() not in LOG_LEVELS:
-        refused = _("--log-level {level}: choose one of {levels}").format(level=log_level, levels=", ".join(LOG_LEVELS))
-        typer.echo(f"trumps serve: {refused}", err=True)
+        unknown = _("--log-level {level}: choose one of {levels}").format(level=log_level, levels=", ".join(LOG_LEVELS))
+        typer.echo(f"trumps serve: {unknown}", err=True)
         raise typer.Exit(2)
     require_server("serve")
     import uvicorn

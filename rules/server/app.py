@@ -44,6 +44,7 @@ from rules.server.protocol import (
     ProtocolError,
     Welcome,
     describe_validation,
+    loads,
     parse_client_message,
 )
 from rules.server.store import StoreError, StoreUnavailable
@@ -226,9 +227,9 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
     if not data.strip():
         data = b"{}"
     try:
-        value = json.loads(data)
-    except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
-        raise Refused("bad_request", "the request body is not valid JSON (or nests or numbers too large)") from None
+        value = loads(data, "the request body")
+    except ProtocolError as error:
+        raise Refused(error.code, str(error)) from None
     if not isinstance(value, dict):
         raise Refused("bad_request", "the request body must be a JSON object")
     try:

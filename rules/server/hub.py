@@ -28,7 +28,7 @@ from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated, TableInfo
 from rules.server.store import Store, StoredTable, StoreError, open_store
-from rules.server.tables import Refused, Table, TableConfig, new_token, token_hash
+from rules.server.tables import Refused, Table, TableConfig, new_token, possible_table_id, token_hash
 
 log = logging.getLogger("rules.server")
 
@@ -181,8 +181,7 @@ class Hub:
             return table
 
     async def _stored(self, table_id: str) -> StoredTable:
-        # Ids are short URL-safe tokens; anything else cannot be a table (and is not worth a query).
-        stored = await self.store.load(table_id) if 0 < len(table_id) <= 40 else None
+        stored = await self.store.load(table_id) if possible_table_id(table_id) else None
         if stored is None:
             raise Refused("not_found", f"there is no table {table_id[:40]!r}")
         return stored

@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import logging
 import random
+import re
 import secrets
 import time
 from collections import deque
@@ -125,6 +126,15 @@ class TableConfig(BaseModel):
 
     def rule_set(self, dealer: int) -> RuleSet:
         return RuleSet(players=self.players, dealer=dealer, pass_sixes=self.pass_sixes, must_beat=self.must_beat)
+
+
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def possible_table_id(text: str) -> bool:
+    """Whether ``text`` could name a table (ids are short URL-safe tokens): anything else is not worth a query,
+    and some of it (a NUL) is no text PostgreSQL takes."""
+    return _TABLE_ID.fullmatch(text) is not None
 
 
 def new_token() -> str:
@@ -726,4 +736,4 @@ def _event_part(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key != "by"}
 
 
-__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "token_hash"]
+__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "possible_table_id", "token_hash"]
