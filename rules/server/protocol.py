@@ -414,7 +414,8 @@ def loads(text: str | bytes, what: str = "the message") -> Any:
         data = json.loads(text)
     except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
         raise ProtocolError("bad_json", f"{what} is not valid JSON (or nests or numbers too large)") from None
-    if (b"\\u" if isinstance(text, bytes) else "\\u") in text and not _all_text(data):
+    escaped = b"\\u" in text if isinstance(text, bytes) else "\\u" in text
+    if escaped and not _all_text(data):
         raise ProtocolError("bad_json", f"{what} is not valid JSON text: a string holds a lone surrogate")
     return data
 
