@@ -10,7 +10,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from postgres import drop_database, fresh_database
 from serving import ServedProcess
 
