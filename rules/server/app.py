@@ -238,7 +238,7 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
 
 
 async def lobby(request: Request) -> Response:
-    return _ok(Lobby(tables=[table.info() for table in _hub(request).lobby_tables()]))
+    return _ok(Lobby(tables=_hub(request).lobby()))
 
 
 async def table_info(request: Request) -> Response:

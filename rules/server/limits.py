@@ -70,6 +70,9 @@ class Settings:
     trusted_proxies: str = "127.0.0.1"
     """Comma-separated addresses (or networks, ``10.0.0.0/8``) of the reverse proxies whose ``X-Forwarded-For``
     and ``X-Forwarded-Proto`` are believed; the client is the right-most hop not among them ("": believe none)."""
+    release_seconds: float = 5.0
+    """With a shared database: how long after its last request a table nobody here is connected to stays in this
+    process's memory (the lobby keeps listing it; the next request reads it again)."""
     pool_size: int = 10
     """PostgreSQL connections each process keeps for requests (it opens two more: one listening, one for leads)."""
 

@@ -98,9 +98,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN asleep boolean NOT NULL DEFAULT false;
     CREATE INDEX tables_awake ON tables (created) WHERE NOT finished AND NOT asleep;
     """,
-    # 3: the tables-per-address limit counts one address's open tables site-wide.
+    # 3: the tables-per-address limit counts one address's open tables site-wide; a table let go at rest
+    # (nothing due until a person acts) needs no process to lead it, the others (their leader died) do.
     """
     CREATE INDEX tables_open_by_creator ON tables (creator) WHERE NOT finished AND NOT asleep;
+    ALTER TABLE tables ADD COLUMN resting boolean NOT NULL DEFAULT false;
+    ALTER TABLE tables ADD COLUMN rested_at double precision;
+    CREATE INDEX tables_unled ON tables (id) WHERE NOT finished AND NOT asleep AND NOT resting;
     """,
 ]
 
@@ -292,10 +296,13 @@ class PostgresStore:
     async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
         async with self._connection() as conn:
             # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
+            # With its configuration: their lobbies list it without reading it.
+            created = time.time()
+            note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})
             await conn.execute(
                 "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
                 "RETURNING id) SELECT pg_notify(%s, %s) FROM added",
-                (table_id, time.time(), creator, json.dumps(config), CHANNEL, json.dumps({"t": table_id, "n": 0})),
+                (table_id, created, creator, json.dumps(config), CHANNEL, note),
             )
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
@@ -343,7 +350,72 @@ class PostgresStore:
 
     async def finish(self, table_id: str) -> None:
         async with self._connection() as conn:
-            await conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
+            await conn.execute(
+                "WITH done AS (UPDATE tables SET finished = true WHERE id = %s AND NOT finished RETURNING id) "
+                "SELECT pg_notify(%s, %s) FROM done",
+                (table_id, CHANNEL, json.dumps({"t": table_id, "n": 0, "f": True})),
+            )
+
+    async def awake(self) -> list[tuple[StoredTable, int]]:
+        """Every awake unfinished table with only its seat and hand events, and its last event number."""
+        async with self._connection() as conn:
+            rows = await (
+                await conn.execute(
+                    "SELECT id, created, creator, config, "
+                    "(SELECT coalesce(max(no), 0) FROM events WHERE table_id = id) FROM tables "
+                    "WHERE NOT finished AND NOT asleep ORDER BY created"
+                )
+            ).fetchall()
+            tables = {row[0]: (StoredTable(row[0], row[1], row[2], json.loads(row[3])), int(row[4])) for row in rows}
+            cursor = await conn.execute(
+                "SELECT e.table_id, e.body FROM events e JOIN tables t ON t.id = e.table_id "
+                "WHERE NOT t.finished AND NOT t.asleep "
+                "AND e.body::json->>'type' IN ('seat_taken', 'seat_freed', 'hand_started') ORDER BY e.table_id, e.no"
+            )
+            async for table_id, body in cursor:
+                if table_id in tables:
+                    tables[table_id][0].events.append(json.loads(body))
+        return list(tables.values())
+
+    async def rest(self, table_id: str) -> None:
+        """The table was let go at rest (this process led it): no process needs to lead it until a person acts."""
+        async with self._connection() as conn:
+            await conn.execute(
+                "UPDATE tables SET resting = true, rested_at = %s WHERE id = %s", (time.time(), table_id)
+            )
+
+    async def sleep_rested(self, idle: float) -> None:
+        """Mark asleep the tables at rest for ``idle`` seconds (left out at start-up and of the limits)."""
+        async with self._connection() as conn:
+            await conn.execute(
+                "UPDATE tables SET asleep = true WHERE resting AND NOT asleep AND NOT finished AND rested_at < %s",
+                (time.time() - idle,),
+            )
+
+    async def claim_orphans(self, held: set[str]) -> list[str]:
+        """Take the lead of every awake unfinished table not in ``held`` that is not at rest and that no process
+        leads (its leader died); their ids. One query for the list, one for all the locks."""
+        async with self._connection() as conn:
+            rows = await (
+                await conn.execute("SELECT id FROM tables WHERE NOT finished AND NOT asleep AND NOT resting")
+            ).fetchall()
+        keys = {_lock_key(row[0]): row[0] for row in rows if row[0] not in held and row[0] not in self._leads}
+        if not keys:
+            return []
+        async with self._locks_guard:
+            try:
+                if self._locks is None or self._locks.closed:
+                    self._leads.clear()
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                cursor = await self._locks.execute(
+                    "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)", (list(keys),)
+                )
+                claimed = [keys[row[0]] for row in await cursor.fetchall()]
+            except psycopg.Error:
+                await self._lost_locks()
+                return []
+        self._leads.update(claimed)
+        return claimed
 
     async def set_asleep(self, table_id: str, asleep: bool) -> None:
         async with self._connection() as conn:
@@ -379,6 +451,9 @@ class PostgresStore:
                 return False
         if row is not None and row[0]:
             self._leads.add(table_id)
+            with contextlib.suppress(StoreError):  # led from now on: no longer at rest
+                async with self._connection() as conn:
+                    await conn.execute("UPDATE tables SET resting = false WHERE id = %s AND resting", (table_id,))
             return True
         return False
 
@@ -444,6 +519,10 @@ class PostgresStore:
         try:
             note = json.loads(payload)
             table_id, no, event = note["t"], int(note["n"]), note.get("e")
+            if "c" in note:  # a new table
+                event = {"type": "table_created", "config": note["c"], "created": float(note.get("at", 0))}
+            elif note.get("f"):  # its match is over
+                event = {"type": "table_finished"}
         except (ValueError, KeyError, TypeError):
             log.error("ignored a malformed notice on %s", CHANNEL)
             return

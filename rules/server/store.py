@@ -179,7 +179,29 @@ class Store(Protocol):
     async def release_lead(self, table_id: str) -> None: ...
 
     def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
-        """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed."""
+        """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed.
+
+        Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
+        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``).
+        """
+        ...
+
+    async def awake(self) -> list[tuple[StoredTable, int]]:
+        """(A shared store) every awake unfinished table with only its seat and hand events, and its last event
+        number: what the lobby lists of the tables other processes hold."""
+        ...
+
+    async def claim_orphans(self, held: set[str]) -> list[str]:
+        """(A shared store) take the lead of the awake unfinished tables not in ``held`` that nobody leads and
+        that are not at rest (:meth:`rest`): those whose leader died."""
+        ...
+
+    async def rest(self, table_id: str) -> None:
+        """(A shared store) the table was let go with nothing due until a person acts: nobody need lead it."""
+        ...
+
+    async def sleep_rested(self, idle: float) -> None:
+        """(A shared store) mark asleep the tables at rest for ``idle`` seconds."""
         ...
 
     async def close(self) -> None:
@@ -275,6 +297,18 @@ class EventStore:
 
     def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
         pass  # nobody else writes to the file
+
+    async def awake(self) -> list[tuple[StoredTable, int]]:
+        return []  # this process holds every awake table
+
+    async def claim_orphans(self, held: set[str]) -> list[str]:
+        return []
+
+    async def rest(self, table_id: str) -> None:
+        pass
+
+    async def sleep_rested(self, idle: float) -> None:
+        pass
 
     async def load(self, table_id: str) -> StoredTable | None:
         """One table with its events (any table: asleep, finished or not), or ``None`` if there is none.

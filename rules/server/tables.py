@@ -242,6 +242,9 @@ class Table:
         self.connections: set[Connection] = set()
         self.quiet_since = time.monotonic()
         """When the table last had news: an event, or a connection closing (for putting idle tables to sleep)."""
+        self.used_at = time.monotonic()
+        """When this process last had a use for it: a request, a connection opening or closing (a process
+        sharing the database lets a table go some time after that; see :meth:`~rules.server.hub.Hub.let_go`)."""
         self.asleep = False
         """Set once the hub has put this table to sleep: this object is out of use; the hub loads a new one."""
         self._presence: frozenset[int] = frozenset()
@@ -317,8 +320,9 @@ class Table:
                 return seat
         return None
 
-    def render(self, *, resync: bool) -> dict[int | None, str]:
-        """The update after the last event, as JSON text, for each seat (and spectators, if any watch).
+    def render(self, *, resync: bool, only: set[int | None] | None = None) -> dict[int | None, str]:
+        """The update after the last event, as JSON text, for each seat (and spectators, if any watch), or for the
+        seats in ``only``.
 
         The parts everyone shares are serialized once; only the view differs from seat to seat.
         """
@@ -343,6 +347,8 @@ class Table:
         audience: list[int | None] = list(range(self.config.players))
         if any(conn.seat is None for conn in self.connections):
             audience.append(None)
+        if only is not None:
+            audience = [seat for seat in audience if seat in only]
         return {seat: head + ("null" if game is None else game.view(seat).model_dump_json()) + "}" for seat in audience}
 
     def catch_up(self, seat: int | None, last_seen: int | None) -> list[str]:
@@ -358,14 +364,26 @@ class Table:
 
     def at_rest(self) -> bool:
         """Nothing will happen at this table until a person acts: no server move due or under way, no clock running."""
-        return not self._tasks and self.deadline is None and self._server_work() is None
+        return not self._tasks and self.resting()
+
+    def resting(self) -> bool:
+        """No server move is due and no clock runs (work under way aside)."""
+        return self.deadline is None and self._server_work() is None
+
+    @property
+    def busy(self) -> bool:
+        """Work of this table's is under way here (a server move, reading events, taking the lead)."""
+        return bool(self._tasks) or self.lock.locked()
+
+    def touch(self) -> None:
+        self.used_at = time.monotonic()
 
     # --- connections ------------------------------------------------------------------------------
 
     def detach(self, conn: Connection) -> None:
         """A connection closed: forget it, and tell the others if its seat is now without a connection."""
         self.connections.discard(conn)
-        self.quiet_since = time.monotonic()
+        self.quiet_since = self.used_at = time.monotonic()
         self.announce_presence()
 
     def announce_presence(self) -> None:
@@ -558,7 +576,10 @@ class Table:
         """After an event: the clock, the updates to every connection, the server's next move."""
         self._set_clock()
         self.quiet_since = time.monotonic()
-        texts = self.render(resync=False)
+        # With several processes, each renders the views of the seats connected to it (a reconnecting client
+        # whose seat was not rendered here gets a full resync); alone, every seat's, for exact replays.
+        only = {conn.seat for conn in self.connections} if self._store.shared else None
+        texts = self.render(resync=False, only=only)
         self._history.append((self.event_no, texts))
         for conn in list(self.connections):
             text = texts.get(conn.seat)

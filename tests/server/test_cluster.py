@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import websockets
 from postgres import drop_database, fresh_database
-from server_helpers import Seat, Server
+from server_helpers import Seat, Server, play_until
 from websockets.exceptions import ConnectionClosed
 
-FAST = {"TRUMPS_RATE": "1000", "TRUMPS_BURST": "1000", "TRUMPS_BOT_PROCESSES": "0", "TRUMPS_MAX_TABLES_PER_CLIENT": "0"}
+FAST = {
+    "TRUMPS_RATE": "1000",
+    "TRUMPS_BURST": "1000",
+    "TRUMPS_BOT_PROCESSES": "0",
+    "TRUMPS_MAX_TABLES_PER_CLIENT": "0",
+    "TRUMPS_RELEASE_SECONDS": "0.5",
+}
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +108,55 @@ def test_a_seat_left_through_another_process_closes_its_sockets_everywhere(pair:
         assert hand is not None
 
     asyncio.run(run())
+
+
+def _held(server: Server) -> int:
+    """How many tables the process holds in memory (its /metrics)."""
+    with urllib.request.urlopen(f"{server.http}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    return int(float(next(line for line in text.splitlines() if line.startswith("trumps_tables ")).split()[1]))
+
+
+def _until(check: Any, what: str, seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def test_a_process_holds_only_the_tables_it_has_a_use_for(pair: tuple[Server, Server]) -> None:
+    """A duel played on a alone: b does not hold it (though its lobby lists it); a lets it go once its players
+    have gone; a player's hello on b takes it up there."""
+    a, b = pair
+    _until(lambda: _held(a) == 0 and _held(b) == 0, "the tables of the earlier tests were let go")
+    created = _create(a)
+    table_id = created["table"]["id"]
+    _, joined = a.post(f"/api/tables/{table_id}/join", {})
+
+    async def play() -> list[Seat]:
+        seats = [
+            Seat(f"{a.ws}/ws/tables/{table_id}", token, seat)
+            for seat, token in enumerate((created["token"], joined["token"]))
+        ]
+        for seat in seats:
+            await seat.connect()
+        await play_until(seats, lambda seat: seat.event_no >= 10, timeout=30)
+        assert _held(a) == 1 and _held(b) == 0
+        for seat in seats:
+            await seat.close()
+        return seats
+
+    seats = asyncio.run(play())
+    listed = {table["id"]: table for table in b.get("/api/tables")[1]["tables"]}
+    assert listed[table_id]["status"] == "playing" and listed[table_id]["event_no"] >= 10
+    _until(lambda: _held(a) == 0, "a let the table go once nobody was connected to it")
+
+    async def back_on_b() -> None:
+        seat = Seat(f"{b.ws}/ws/tables/{table_id}", created["token"], 0)
+        seat.event_no = seats[0].event_no
+        welcome = await seat.connect(last_seen=seats[0].event_no)
+        assert welcome["table"]["event_no"] >= seats[0].event_no
+        assert _held(b) == 1 and _held(a) == 0
+        await seat.close()
+
+    asyncio.run(back_on_b())
