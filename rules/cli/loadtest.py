@@ -11,7 +11,9 @@ Each client plays like a weak person: the ``easy`` level of :mod:`rules.players`
 thumb, a random move one time in three), so hands end and the next ones start (seat 0 asks for
 them). With several servers the clients are spread as a load balancer would spread them: table
 ``i`` is created on server ``i`` (round robin) and each of its seats connects to a server drawn at
-random (seeded), so that most tables have their players on two processes, some on one.
+random (seeded), so that most tables have their players on two processes, some on one; with
+``--by-table`` both seats of a table connect to the server it was created on, as nginx's
+``hash $uri consistent`` for ``/ws/`` does (deploy/nginx.conf).
 
 The servers it starts log to temporary files, and play on a temporary SQLite database unless
 ``--db`` is given; all of them are removed at the end (a log is shown first if its server failed).
@@ -193,7 +195,9 @@ class _Race:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def _run(urls: list[str], tables: int, seconds: float, think: float, seed: int, server_pids: list[int]) -> _Tally:
+async def _run(
+    urls: list[str], tables: int, seconds: float, think: float, seed: int, server_pids: list[int], by_table: bool
+) -> _Tally:
     tally = _Tally()
     seats: list[tuple[str, str, int]] = []
     rng = random.Random(seed)
@@ -204,7 +208,8 @@ async def _run(urls: list[str], tables: int, seconds: float, think: float, seed:
         table_id = created["table"]["id"]
         joined = await asyncio.to_thread(_post, f"{http}/api/tables/{table_id}/join", {})
         for seat, token in enumerate((created["token"], joined["token"])):
-            seats.append((f"{rng.choice(urls).rstrip('/')}/ws/tables/{table_id}", token, seat))
+            server = url if by_table else rng.choice(urls).rstrip("/")
+            seats.append((f"{server}/ws/tables/{table_id}", token, seat))
     race = _Race(clients=len(seats))
     clients = [
         asyncio.create_task(_seat(ws_url, token, seat, random.Random(rng.getrandbits(32)), think, race, tally))
@@ -364,6 +369,9 @@ def loadtest(
         float, typer.Option(help=N_("Mean seconds a client waits before each move (0: none)."), min=0, max=3600)
     ] = 0,
     seed: Annotated[int, typer.Option(help=N_("Seed of the clients' random moves."))] = 1,
+    by_table: Annotated[
+        bool, typer.Option("--by-table", help=N_("Connect both seats of a table to the same server (else: at random)."))
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
     require_server("loadtest")
@@ -398,7 +406,8 @@ def loadtest(
         started_at = _("started trumps serve at {urls} (database {db}, synchronous={sync})")
         typer.echo(started_at.format(urls=", ".join(urls), db=shown, sync=sync), err=True)
     try:
-        tally = asyncio.run(_run(urls, tables, seconds, think, seed, [server.pid for server in started]))
+        pids = [server.pid for server in started]
+        tally = asyncio.run(_run(urls, tables, seconds, think, seed, pids, by_table))
     except (OSError, urllib.error.URLError) as error:
         cannot = _("cannot reach {urls}: {why}").format(urls=", ".join(urls), why=_unreachable(error))
         typer.echo(f"trumps loadtest: {cannot}", err=True)

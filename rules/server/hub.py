@@ -73,7 +73,7 @@ class Hub:
     async def start(self) -> None:
         """Open the store; alone on it, rebuild every unfinished table that is not asleep; start the housekeeping."""
         self._store = await open_store(self.settings.db, self.settings.sync, self.settings.pool_size)
-        self._store.subscribe(self._notice, self._resync)
+        self._store.subscribe(self._notice, self._resync, self._wants)
         if self._store.shared:
             # Held by nobody here yet: listed from their seat and hand events; those whose leader died are
             # taken up by the first look for orphans (at once).
@@ -111,6 +111,10 @@ class Hub:
             self._elsewhere.heard(table_id, no, record)  # not held here: only its lobby entry changes
         elif no > table.event_no:
             table.absorb_soon(no, record)
+
+    def _wants(self, table_id: str, no: int) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and no > table.event_no
 
     def _resync(self) -> None:
         for table in self.tables.values():

@@ -41,7 +41,7 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
-from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable
+from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable, Wants
 
 log = logging.getLogger("rules.server")
 
@@ -52,6 +52,11 @@ MIGRATION_LOCK = 7_346_151_902
 """Advisory lock key held while migrating (any constant unlikely to clash)."""
 WAIT = 5.0
 """Seconds a request waits for a database connection before it is refused with ``unavailable``."""
+
+_HEAD = re.compile(r'\{"t" ?: ?"([A-Za-z0-9_-]+)", ?"n" ?: ?(\d+)[,}]')
+"""The start of a notice, as ``json_build_object`` writes it (a table id and an event number)."""
+_LOBBY_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":')
+"""What a notice holds when the lobby entry of a table held elsewhere needs more than its event number."""
 
 WRITERS = 4
 """Group commits in flight at once per process (each on a pooled connection)."""
@@ -204,6 +209,7 @@ class PostgresStore:
         self.url = url
         self._pool = pool
         self._notice: Notice | None = None
+        self._wants: Wants | None = None
         self._resync: Callable[[], None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self.listening = False
@@ -487,8 +493,8 @@ class PostgresStore:
 
     # --- hearing other processes' events -----------------------------------------------------------
 
-    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
-        self._notice, self._resync = notice, resync
+    def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
+        self._notice, self._resync, self._wants = notice, resync, wants
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(self._listen_forever())
 
@@ -516,6 +522,14 @@ class PostgresStore:
             delay = min(delay * 2, 1.0)
 
     def _deliver(self, payload: str) -> None:
+        # Every process hears every event of the site: most (moves of tables held elsewhere, and this process's
+        # own) are passed on from the notice's head alone, unparsed.
+        head = _HEAD.match(payload)
+        if head is not None and self._notice is not None and self._wants is not None:
+            table_id, no = head[1], int(head[2])
+            if not self._wants(table_id, no) and not any(mark in payload for mark in _LOBBY_MARKS):
+                self._notice(table_id, no, None)
+                return
         try:
             note = json.loads(payload)
             table_id, no, event = note["t"], int(note["n"]), note.get("e")

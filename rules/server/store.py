@@ -131,6 +131,9 @@ class StoreConflict(StoreError):
 Notice = Callable[[str, int, "dict[str, Any] | None"], None]
 """Called with (table id, event number, the event if it came along) when another process may have committed."""
 
+Wants = Callable[[str, int], bool]
+"""Whether event ``no`` of a table matters to this process (see :meth:`Store.subscribe`)."""
+
 
 class Store(Protocol):
     """Where tables and their events are kept (see the module docstring for the two kinds)."""
@@ -178,8 +181,12 @@ class Store(Protocol):
 
     async def release_lead(self, table_id: str) -> None: ...
 
-    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
+    def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed.
+
+        ``wants(table_id, no)`` says whether the event itself matters (a table held here that has not
+        applied it): for the others ``notice`` may be called without it (``None``), the notice unread,
+        unless it is a seat or hand event (which the lobby shows).
 
         Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
         ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``).
@@ -295,7 +302,7 @@ class EventStore:
     async def release_lead(self, table_id: str) -> None:
         pass
 
-    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
+    def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         pass  # nobody else writes to the file
 
     async def awake(self) -> list[tuple[StoredTable, int]]:
