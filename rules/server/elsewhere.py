@@ -37,6 +37,8 @@ class Entry:
     created: float
     quiet_since: float
     """When its last event was heard of (monotonic clock), for leaving abandoned matches out of the lobby."""
+    event_no: int = 0
+    """Its last event heard of (kept apart from :attr:`info`, which changes only with its seats and hands)."""
 
 
 def entry_of(table_id: str, config: dict[str, Any], created: float) -> Entry:
@@ -92,8 +94,9 @@ class Elsewhere:
             del self.entries[table_id]
             return
         entry.quiet_since = time.monotonic()
+        entry.event_no = max(no, entry.event_no)
         info = entry.info
-        update: dict[str, Any] = {"event_no": max(no, info.event_no)}
+        update: dict[str, Any] = {}
         if record is not None and kind in ("seat_taken", "seat_freed"):
             seat = record["seat"]
             seats = list(info.seats)
@@ -104,7 +107,15 @@ class Elsewhere:
             update["seats"] = seats
         elif record is not None and kind == "hand_started":
             update |= {"hand": int(record["hand"]), "status": "playing"}
-        entry.info = info.model_copy(update=update)
+        if update:  # a move (most notices) changes only the event number
+            entry.info = info.model_copy(update=update)
 
     def infos(self) -> list[TableInfo]:
-        return [entry.info for entry in self.entries.values()]
+        return [self.info(entry) for entry in self.entries.values()]
+
+    @staticmethod
+    def info(entry: Entry) -> TableInfo:
+        """The entry's lobby line, with its latest event number."""
+        if entry.info.event_no != entry.event_no:
+            entry.info = entry.info.model_copy(update={"event_no": entry.event_no})
+        return entry.info

@@ -234,7 +234,7 @@ class Hub:
         listed = [(table.quiet_since, table.info()) for table in self.lobby_tables(now)]
         for entry in list(self._elsewhere.entries.values()):
             if entry.info.hand == 0 or now - entry.quiet_since < ABANDONED_SECONDS:
-                listed.append((entry.quiet_since, entry.info))
+                listed.append((entry.quiet_since, Elsewhere.info(entry)))
         return [info for _, info in sorted(listed, key=lambda pair: -pair[0])]
 
     def lobby_tables(self, now: float | None = None) -> list[Table]:
@@ -295,7 +295,7 @@ class Hub:
             del self.tables[table.id]
             table.asleep = True  # this object is out of use: a request now reads the table again
             table.stop()
-            self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since))
+            self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
             released += 1
             if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
                 try:
