@@ -3,8 +3,9 @@
 A process holds a table in memory only while it has a use for it (a connection, a request, a
 computer seat or clock it leads); the lobby still lists every table of the site. For the others
 it keeps a lobby entry, brought up to date by the notices every process hears: a table's
-creation (with its configuration), its seats taken and freed, its hands started, its event
-number, and the end of its match. Nothing is replayed, and a move costs a dictionary update.
+creation (with its configuration), its seats taken and freed, its hands started, and the end of
+its match (its moves are heard only by the processes that hold it, so the entry's event number is
+that of its last seat or hand event). Nothing is replayed.
 
 >>> tables = Elsewhere()
 >>> config = {"players": 2, "dealer": 0, "pass_sixes": True, "must_beat": False, "computer": {}, "clock": None,

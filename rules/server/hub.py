@@ -40,6 +40,10 @@ log = logging.getLogger("rules.server")
 ABANDONED_SECONDS = 300.0
 """A match under way without any connection for this long is no longer listed in the lobby."""
 
+ABANDONED_ELSEWHERE_SECONDS = 1800.0
+"""The same for a table another process holds, whose moves this one does not hear: only its seat and hand events
+tell that it is still played."""
+
 ORPHAN_SECONDS = 5.0
 """With a shared database: how often a process looks for tables whose leader died (their bots and clocks wait)."""
 
@@ -164,14 +168,22 @@ class Hub:
             if table is not None:
                 table.touch()
                 return table
-            stored = await self._stored(table_id)
-            if len(self.tables) >= self.settings.max_tables:
-                raise Refused("too_many_tables", "the server holds as many tables as it can right now; try again later")
-            table = await self._rebuild_aside(stored)
-            if not table.match_over:
-                # Awake again in the database too, so that a restart rebuilds it (ordered after the
-                # write that put it to sleep: one writer, in order).
-                await self.store.set_asleep(table_id, False)
+            try:
+                if possible_table_id(table_id):
+                    await self.store.follow(table_id)  # before it is read: no event of it goes unheard
+                stored = await self._stored(table_id)
+                if len(self.tables) >= self.settings.max_tables:
+                    raise Refused(
+                        "too_many_tables", "the server holds as many tables as it can right now; try again later"
+                    )
+                table = await self._rebuild_aside(stored)
+                if not table.match_over:
+                    # Awake again in the database too, so that a restart rebuilds it (ordered after the
+                    # write that put it to sleep: one writer, in order).
+                    await self.store.set_asleep(table_id, False)
+            except BaseException:
+                self.store.unfollow(table_id)
+                raise
             self._sleeping.pop(table_id, None)
             self._bring_in(table)
             log.info("woke table %s", table_id)
@@ -233,7 +245,7 @@ class Hub:
         now = time.monotonic() if now is None else now
         listed = [(table.quiet_since, table.info()) for table in self.lobby_tables(now)]
         for entry in list(self._elsewhere.entries.values()):
-            if entry.info.hand == 0 or now - entry.quiet_since < ABANDONED_SECONDS:
+            if entry.info.hand == 0 or now - entry.quiet_since < ABANDONED_ELSEWHERE_SECONDS:
                 listed.append((entry.quiet_since, Elsewhere.info(entry)))
         return [info for _, info in sorted(listed, key=lambda pair: -pair[0])]
 
@@ -293,6 +305,7 @@ class Hub:
             if (leads and not resting) or self.tables.get(table.id) is not table:
                 continue
             del self.tables[table.id]
+            self.store.unfollow(table.id)
             table.asleep = True  # this object is out of use: a request now reads the table again
             table.stop()
             self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
@@ -316,19 +329,21 @@ class Hub:
                     if table_id in self.tables or len(self.tables) >= self.settings.max_tables:
                         await self.store.release_lead(table_id)
                         continue
+                    await self.store.follow(table_id)
                     stored = await self.store.load(table_id)
-                    if stored is None or stored.finished:
-                        await self.store.release_lead(table_id)
-                        continue
-                    table = await self._rebuild_aside(stored)
-                    if table.match_over:
-                        await self.store.finish(table_id)
+                    table = None if stored is None or stored.finished else await self._rebuild_aside(stored)
+                    if table is None or table.match_over:
+                        if table is not None:
+                            await self.store.finish(table_id)
+                        self.store.unfollow(table_id)
                         await self.store.release_lead(table_id)
                         continue
                     self._bring_in(table)
                     adopted += 1
             except StoreError as error:
                 log.error("table %s: could not be taken up: %s", table_id, error)
+                if table_id not in self.tables:
+                    self.store.unfollow(table_id)
                 await self.store.release_lead(table_id)
         if adopted:
             log.info("took up %d tables whose process had stopped", adopted)
@@ -389,6 +404,7 @@ class Hub:
                 raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
             table_id = secrets.token_urlsafe(6)
             await self.store.create_table(table_id, config.model_dump(mode="json"), creator)
+            await self.store.follow(table_id)  # before anyone else knows of it
             table = self._new_table(table_id, config, created=time.time(), creator=creator)
             self.tables[table_id] = table
             self._elsewhere.forget(table_id)

@@ -31,6 +31,7 @@ import hashlib
 import json
 import logging
 import re
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -46,6 +47,9 @@ from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, S
 log = logging.getLogger("rules.server")
 
 CHANNEL = "trumps_events"
+"""Heard by every process: tables created and finished, seats taken and freed, hands started (for the lobbies)."""
+TABLE_CHANNEL = "trumps_t_"
+"""Followed by table id: every event of that table, heard by the processes that hold it."""
 NOTIFY_LIMIT = 7000
 """Payloads above this leave the event out (PostgreSQL allows 8000 bytes); listeners then read it."""
 MIGRATION_LOCK = 7_346_151_902
@@ -69,17 +73,20 @@ WITH added AS (
     SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[])
     ON CONFLICT DO NOTHING
     RETURNING table_id, no, body
-)
-SELECT table_id, no, pg_notify(
-    '{CHANNEL}',
-    CASE WHEN length(body) < {NOTIFY_LIMIT}
+), notes AS (
+    SELECT table_id, no, body::json->>'type' AS kind, CASE WHEN length(body) < {NOTIFY_LIMIT}
         THEN json_build_object('t', table_id, 'n', no, 'e', body::json)::text
         ELSE json_build_object('t', table_id, 'n', no)::text
-    END
-) IS NULL FROM added
+    END AS note FROM added
+)
+SELECT table_id, no, pg_notify('{TABLE_CHANNEL}' || table_id, note) IS NULL,
+    (CASE WHEN kind IN ('seat_taken', 'seat_freed', 'hand_started') THEN pg_notify('{CHANNEL}', note) END) IS NULL
+FROM notes
 """
 """Many events in one statement, so one transaction and one flush to disk: an event number already taken is
-skipped (the caller learns it lost the race), and each event added is announced if and only if it is committed."""
+skipped (the caller learns it lost the race), and each event added is announced if and only if it is committed:
+on the table's own channel (heard by the processes that hold the table), and the seat and hand events also on
+:data:`CHANNEL` (heard by every process, for its lobby)."""
 
 MIGRATIONS: list[str] = [
     # 1: tables and their numbered events.
@@ -219,6 +226,13 @@ class PostgresStore:
         self._leads: set[str] = set()
         self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
         self._writers: set[asyncio.Task[None]] = set()
+        self._following: set[str] = set()
+        """The tables whose channels this process wants to hear."""
+        self._listened: set[str] = set()
+        """The tables whose channels the listening connection is listening to."""
+        self._control = f"trumps_control_{secrets.token_hex(6)}"
+        """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels."""
+        self._synced: list[asyncio.Future[None]] = []
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
@@ -331,7 +345,7 @@ class PostgresStore:
                         _APPEND,
                         ([job[0] for job in batch], [job[1] for job in batch], [job[2] for job in batch]),
                     )
-                    added = {(table_id, no) for table_id, no, _ in await cursor.fetchall()}
+                    added = {(row[0], row[1]) for row in await cursor.fetchall()}
             except StoreError as error:
                 for *_, done in batch:
                     if not done.done():
@@ -504,6 +518,9 @@ class PostgresStore:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {self._control}")
+                    self._listened = set()
+                    await self._sync_listens(conn)
                     if delay > 0.1:  # back after an outage: the pooled connections may be dead ones
                         await self._pool.check()
                         log.info("listening to the database again")
@@ -512,14 +529,53 @@ class PostgresStore:
                     await self._check_locks()
                     if self._resync is not None:
                         self._resync()
-                    async for note in conn.notifies():
-                        self._deliver(note.payload)
+                    while True:
+                        # One batch at a time (a batch is always delivered whole), then the channels followed.
+                        async for note in conn.notifies(stop_after=1):
+                            if note.channel != self._control:
+                                self._deliver(note.payload)
+                        if self._synced or self._listened != self._following:
+                            await self._sync_listens(conn)
             except psycopg.Error as error:
                 if self.listening:
                     log.error("lost the database connection that listens for events: %s", _one_line(error))
             self.listening = False
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+
+    async def _sync_listens(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Listen to the channels of the tables followed now, and no other; then tell those who wait for it."""
+        wanted = set(self._following)
+        for table_id in wanted - self._listened:
+            await conn.execute(f'LISTEN "{TABLE_CHANNEL}{table_id}"')
+        for table_id in self._listened - wanted:
+            await conn.execute(f'UNLISTEN "{TABLE_CHANNEL}{table_id}"')
+        self._listened = wanted
+        synced, self._synced = self._synced, []
+        for done in synced:
+            if not done.done():
+                done.set_result(None)
+
+    async def follow(self, table_id: str) -> None:
+        """Hear this table's events from now on: returns once the listening connection listens to its channel
+        (or at once while it is down: it listens to every followed table when it is back, and resyncs them)."""
+        if table_id in self._following:
+            return
+        self._following.add(table_id)
+        if not self.listening:
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._synced.append(done)
+        try:
+            async with self._connection() as conn:
+                await conn.execute("SELECT pg_notify(%s, '')", (self._control,))
+            await asyncio.wait_for(asyncio.shield(done), WAIT)
+        except (StoreError, TimeoutError):
+            log.error("could not listen to table %s's events yet; it will be read again on the next one", table_id)
+
+    def unfollow(self, table_id: str) -> None:
+        """Stop hearing this table's events (the listener stops listening at its next wake-up)."""
+        self._following.discard(table_id)
 
     def _deliver(self, payload: str) -> None:
         # Every process hears every event of the site: most (moves of tables held elsewhere, and this process's

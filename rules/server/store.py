@@ -193,6 +193,14 @@ class Store(Protocol):
         """
         ...
 
+    async def follow(self, table_id: str) -> None:
+        """(A shared store) hear this table's events from other processes, from the moment this returns."""
+        ...
+
+    def unfollow(self, table_id: str) -> None:
+        """(A shared store) stop hearing this table's events."""
+        ...
+
     async def awake(self) -> list[tuple[StoredTable, int]]:
         """(A shared store) every awake unfinished table with only its seat and hand events, and its last event
         number: what the lobby lists of the tables other processes hold."""
@@ -304,6 +312,12 @@ class EventStore:
 
     def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         pass  # nobody else writes to the file
+
+    async def follow(self, table_id: str) -> None:
+        pass
+
+    def unfollow(self, table_id: str) -> None:
+        pass
 
     async def awake(self) -> list[tuple[StoredTable, int]]:
         return []  # this process holds every awake table
