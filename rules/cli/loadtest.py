@@ -1,4 +1,4 @@
-"""``trumps loadtest``: many concurrent duels of random-move clients over real WebSockets.
+"""``trumps loadtest``: many concurrent duels of weak players over real WebSockets.
 
 Without ``--url`` it starts its own ``trumps serve`` (``--servers`` of them, which then share
 the PostgreSQL database ``--db``) on free loopback ports with a fresh database (and limits
@@ -7,8 +7,16 @@ must then allow that many tables and connections per client and that many messag
 second (``trumps serve --max-tables-per-client 0 --max-connections-per-client 0 --rate 1000
 --burst 1000``): every client of the load test comes from one address.
 
-With several servers, table ``i`` is created on server ``i`` and its second seat plays through
-the next server, so that every move crosses from one process to another.
+Each client plays like a weak person: the ``easy`` level of :mod:`rules.players` (greedy rules of
+thumb, a random move one time in three), so hands end and the next ones start (seat 0 asks for
+them). With several servers the clients are spread as a load balancer would spread them: table
+``i`` is created on server ``i`` (round robin) and each of its seats connects to a server drawn at
+random (seeded), so that most tables have their players on two processes, some on one; with
+``--by-table`` both seats of a table connect to the server it was created on, as nginx's
+``hash $uri consistent`` for ``/ws/`` does (deploy/nginx.conf).
+
+The servers it starts log to temporary files, and play on a temporary SQLite database unless
+``--db`` is given; all of them are removed at the end (a log is shown first if its server failed).
 
 It prints moves per second, the latency from sending a move to receiving the update
 that shows it (p50, p95, p99, max), the same to the opponent's update, the errors, and the
@@ -18,9 +26,11 @@ lost moves (a move the server never confirmed, or confirmed as something else).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -30,6 +40,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 
@@ -47,31 +58,40 @@ class _Tally:
     lost: int = 0
     hands: int = 0
     elapsed: float = 0.0
-    server_cpu: float = float("nan")
-    cpu_pressure: float = float("nan")
+    server_cpu: float | None = None
+    """Seconds of CPU the servers it started spent while it played (None: servers it did not start)."""
+    cpu_pressure: float | None = None
+    """Share of the time some task of this machine waited for a CPU (None: not known here)."""
 
 
-def _cpu_seconds(pid: int | None) -> float:
-    """User + system CPU time of a process (Linux ``/proc``); NaN when unknown."""
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux ``/proc``); None when unknown."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, TypeError):
-        return float("nan")
+        return None
 
 
-def _cpu_of(pids: list[int]) -> float:
-    return sum(_cpu_seconds(pid) for pid in pids) if pids else float("nan")
+def _cpu_of(pids: list[int]) -> float | None:
+    """The CPU time of all ``pids`` together; None if there are none or one is unknown."""
+    seconds = [_cpu_seconds(pid) for pid in pids]
+    known = [value for value in seconds if value is not None]
+    return sum(known) if pids and len(known) == len(seconds) else None
 
 
-def _cpu_stall() -> float:
+def _cpu_stall() -> float | None:
     """Seconds so far during which some runnable task on this machine waited for a CPU (Linux PSI)."""
     try:
         with open("/proc/pressure/cpu") as pressure:
             return int(pressure.readline().rsplit("total=", 1)[1]) / 1e6
     except (OSError, ValueError, IndexError):
-        return float("nan")
+        return None
+
+
+def _difference(after: float | None, before: float | None) -> float | None:
+    return None if after is None or before is None else after - before
 
 
 def _free_port() -> int:
@@ -90,7 +110,7 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _seat(url: str, token: str, seat: int, rng: random.Random, think: float, race: _Race, tally: _Tally) -> None:
-    """One client: a random legal move whenever its view offers some; times each move's round trip.
+    """One client: the ``easy`` player's move whenever its view offers some; times each move's round trip.
 
     It connects and says hello, then waits for every other client to be ready too, so that the
     figures measure play, not the crowd of connections opening. With ``think`` > 0 it waits a
@@ -99,6 +119,11 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
     """
     import websockets
 
+    from rules.events import event_dict
+    from rules.players import make_player
+    from rules.state import View
+
+    player = make_player("easy", rng.getrandbits(32))
     table = url.rsplit("/", 1)[1]
     # No permessage-deflate: the server would spend its CPU compressing for a client on loopback.
     async with websockets.connect(url, max_size=2**22, max_queue=None, compression=None) as ws:
@@ -140,7 +165,8 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
                     if seat == 0 and not message["score"]["match_over"]:
                         await ws.send(json.dumps({"type": "next_hand", "last_seen": event_no}))
                 elif view and view["legal_moves"] and event_no > moved_at:
-                    move = {k: v for k, v in rng.choice(view["legal_moves"]).items() if v is not None}
+                    chosen = event_dict(player.choose(View.model_validate(view)))
+                    move = {k: v for k, v in chosen.items() if v is not None}
                     moved_at = event_no
                     if think:
                         await asyncio.sleep(rng.uniform(0, 2 * think))
@@ -169,19 +195,22 @@ class _Race:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def _run(urls: list[str], tables: int, seconds: float, think: float, seed: int, server_pids: list[int]) -> _Tally:
+async def _run(
+    urls: list[str], tables: int, seconds: float, think: float, seed: int, server_pids: list[int], by_table: bool
+) -> _Tally:
     tally = _Tally()
     seats: list[tuple[str, str, int]] = []
+    rng = random.Random(seed)
     for index in range(tables):
-        url, other = urls[index % len(urls)].rstrip("/"), urls[(index + 1) % len(urls)].rstrip("/")
+        url = urls[index % len(urls)].rstrip("/")
         http = url.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
         created = await asyncio.to_thread(_post, f"{http}/api/tables", {"players": 2})
         table_id = created["table"]["id"]
         joined = await asyncio.to_thread(_post, f"{http}/api/tables/{table_id}/join", {})
-        seats.append((f"{url}/ws/tables/{table_id}", created["token"], 0))
-        seats.append((f"{other}/ws/tables/{table_id}", joined["token"], 1))
+        for seat, token in enumerate((created["token"], joined["token"])):
+            server = url if by_table else rng.choice(urls).rstrip("/")
+            seats.append((f"{server}/ws/tables/{table_id}", token, seat))
     race = _Race(clients=len(seats))
-    rng = random.Random(seed)
     clients = [
         asyncio.create_task(_seat(ws_url, token, seat, random.Random(rng.getrandbits(32)), think, race, tally))
         for ws_url, token, seat in seats
@@ -192,8 +221,9 @@ async def _run(urls: list[str], tables: int, seconds: float, think: float, seed:
     done, _pending = await asyncio.wait(clients, timeout=seconds)
     race.stop.set()
     tally.elapsed = time.perf_counter() - started
-    tally.server_cpu = _cpu_of(server_pids) - cpu_before
-    tally.cpu_pressure = (_cpu_stall() - stall_before) / tally.elapsed
+    tally.server_cpu = _difference(_cpu_of(server_pids), cpu_before)
+    stalled = _difference(_cpu_stall(), stall_before)
+    tally.cpu_pressure = None if stalled is None else stalled / tally.elapsed
     for task in done:
         if task.exception() is not None:
             tally.errors.append(_("a client failed: {error!r}").format(error=task.exception()))
@@ -203,7 +233,8 @@ async def _run(urls: list[str], tables: int, seconds: float, think: float, seed:
     return tally
 
 
-def _start_server(sync: str, db: str) -> tuple[subprocess.Popen[bytes], str]:
+def _start_server(sync: str, db: str, logs: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``trumps serve`` on a free port; its log file's name is added to ``logs`` (for removal)."""
     port = _free_port()
     command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--port", str(port)]
     command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--max-connections-per-client", "0"]
@@ -211,6 +242,7 @@ def _start_server(sync: str, db: str) -> tuple[subprocess.Popen[bytes], str]:
     command += ["--log-level", "warning"]
     # Its log goes to a file, not a pipe nobody would read.
     with tempfile.NamedTemporaryFile(prefix="trumps-loadtest-serve-", suffix=".log", delete=False) as log:
+        logs.append(log.name)
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -229,7 +261,12 @@ def _start_server(sync: str, db: str) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def _report(
-    tables: int, think: float, tally: _Tally, rate: float, latency: dict[str, float], opponent: dict[str, float]
+    tables: int,
+    think: float,
+    tally: _Tally,
+    rate: float,
+    latency: dict[str, float | None],
+    opponent: dict[str, float | None],
 ) -> None:
     """The figures for people (``--json`` has them under fixed English names)."""
     duels = ngettext("{count} duel for {seconds} s", "{count} duels for {seconds} s", tables)
@@ -241,9 +278,7 @@ def _report(
     )
     moves = ngettext("{count} move", "{count} moves", tally.moves).format(count=tally.moves)
     typer.echo(
-        _("{duels}, {pace}: {moves}, {rate} moves/s").format(
-            duels=duels, pace=pace, moves=moves, rate=number(rate, None)
-        )
+        _("{duels}, {pace}: {moves}, {rate} moves/s").format(duels=duels, pace=pace, moves=moves, rate=_shown(rate))
     )
     typer.echo(_("latency from a move to the update that shows it: {figures}").format(figures=_latencies(latency)))
     typer.echo(_("latency from a move to the opponent's update: {figures}").format(figures=_latencies(opponent)))
@@ -254,11 +289,11 @@ def _report(
     )
 
 
-def _latencies(summary: dict[str, float]) -> str:
+def _latencies(summary: dict[str, float | None]) -> str:
     """``p50 1.2 ms, …, max 8 ms`` in the language spoken (the percentiles keep their usual names)."""
     names = {"max": pgettext("the largest of the latencies", "max")}
     return ", ".join(
-        _("{name} {value} ms").format(name=names.get(name, name), value=number(value, None))
+        _("{name} {value} ms").format(name=names.get(name, name), value=_shown(value))
         for name, value in summary.items()
     )
 
@@ -271,25 +306,44 @@ def _unreachable(error: BaseException) -> str:
     return str(reason)
 
 
-def _summary(seconds: list[float]) -> dict[str, float]:
-    ms = [value * 1000 for value in seconds]
+def _summary(seconds: list[float]) -> dict[str, float | None]:
+    """Latency percentiles in milliseconds (None, each, when nothing was measured)."""
+    ms = sorted(value * 1000 for value in seconds)
     return {
-        "p50": round(_percentile(ms, 0.50), 2),
-        "p95": round(_percentile(ms, 0.95), 2),
-        "p99": round(_percentile(ms, 0.99), 2),
-        "max": round(max(ms, default=float("nan")), 2),
+        "p50": _percentile(ms, 0.50),
+        "p95": _percentile(ms, 0.95),
+        "p99": _percentile(ms, 0.99),
+        "max": round(ms[-1], 2) if ms else None,
     }
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+def _percentile(ordered: list[float], fraction: float) -> float | None:
+    return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))], 2) if ordered else None
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _shown(value: float | None) -> str:
+    """A figure as the language writes numbers; a dash when it is not known."""
+    return "–" if value is None else number(value, None)
+
+
+def check_url(url: str) -> str | None:
+    """Why ``url`` is no ``ws://HOST:PORT`` (or ``wss://``) of a server, in the language spoken; None if it is one."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks it: a port that is no number or out of range raises)
+    except ValueError as error:
+        return _("--url {url}: not a URL ({why})").format(url=url, why=error)
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        return _("--url {url}: give ws://HOST:PORT (or wss://) of a running server").format(url=url)
+    return None
 
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
-HELP = N_(
-    "Drive TABLES concurrent duels of random-move clients; print moves/s, latency percentiles, errors, lost moves."
-)
+HELP = N_("Drive TABLES concurrent duels of weak players; print moves/s, latency percentiles, errors, lost moves.")
 
 
 def loadtest(
@@ -315,25 +369,36 @@ def loadtest(
         float, typer.Option(help=N_("Mean seconds a client waits before each move (0: none)."), min=0, max=3600)
     ] = 0,
     seed: Annotated[int, typer.Option(help=N_("Seed of the clients' random moves."))] = 1,
+    by_table: Annotated[
+        bool, typer.Option("--by-table", help=N_("Connect both seats of a table to the same server (else: at random)."))
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
     require_server("loadtest")
-    started: list[subprocess.Popen[bytes]] = []
     urls = list(url or [])
+    for address in urls:
+        wrong = check_url(address)
+        if wrong is not None:
+            typer.echo(f"trumps loadtest: {wrong}", err=True)
+            raise typer.Exit(2)
+    started: list[subprocess.Popen[bytes]] = []
+    logs: list[str] = []
+    scratch: str | None = None
     if not urls:
         if servers > 1 and db is None:
             several = _("several servers share a PostgreSQL database: give --db postgresql://...")
             typer.echo(f"trumps loadtest: {several}", err=True)
             raise typer.Exit(2)
-        database = db or os.path.join(tempfile.mkdtemp(prefix="trumps-loadtest-"), "load.sqlite3")
+        if db is None:
+            scratch = tempfile.mkdtemp(prefix="trumps-loadtest-")
+        database = db or os.path.join(scratch or "", "load.sqlite3")
         try:
             for _server in range(servers):
-                server, address = _start_server(sync, database)
+                server, address = _start_server(sync, database, logs)
                 started.append(server)
                 urls.append(address)
         except RuntimeError as error:
-            for server in started:
-                server.terminate()
+            _stop(started, logs, scratch)
             cannot = _("cannot start a server: {why}").format(why=said(error))
             typer.echo(f"trumps loadtest: {cannot}", err=True)
             raise typer.Exit(1) from None
@@ -341,40 +406,41 @@ def loadtest(
         started_at = _("started trumps serve at {urls} (database {db}, synchronous={sync})")
         typer.echo(started_at.format(urls=", ".join(urls), db=shown, sync=sync), err=True)
     try:
-        tally = asyncio.run(_run(urls, tables, seconds, think, seed, [server.pid for server in started]))
+        pids = [server.pid for server in started]
+        tally = asyncio.run(_run(urls, tables, seconds, think, seed, pids, by_table))
     except (OSError, urllib.error.URLError) as error:
         cannot = _("cannot reach {urls}: {why}").format(urls=", ".join(urls), why=_unreachable(error))
         typer.echo(f"trumps loadtest: {cannot}", err=True)
         raise typer.Exit(1) from None
     finally:
-        for server in started:
-            server.terminate()
-            server.wait()
-    leader = started[0] if started else None
+        _stop(started, logs, scratch)
     latency, opponent = _summary(tally.latencies), _summary(tally.opponent_latencies)
     rate = round(tally.moves / tally.elapsed, 1)
-    cpu_per_move = round(tally.server_cpu / max(tally.moves, 1) * 1000, 3)
-    busy = round(tally.server_cpu / tally.elapsed, 2)
+    server_cpu = tally.server_cpu
+    cpu_per_move = None if server_cpu is None or not tally.moves else round(server_cpu / tally.moves * 1000, 3)
+    busy = None if server_cpu is None else round(server_cpu / tally.elapsed, 2)
     if as_json:
         figures: dict[str, object] = {"tables": tables, "think": think, "seconds": round(tally.elapsed, 2)}
         figures |= {"servers": len(urls), "moves": tally.moves, "moves_per_second": rate, "latency_ms": latency}
         figures |= {"opponent_latency_ms": opponent}
         figures |= {"hands_finished": tally.hands, "errors": len(tally.errors), "lost_moves": tally.lost}
         figures |= {"server_cpu_ms_per_move": cpu_per_move, "server_cores_busy": busy}
-        typer.echo(json.dumps(figures | {"machine_cpu_pressure": round(tally.cpu_pressure, 2)}))
+        figures |= {"machine_cpu_pressure": _rounded(tally.cpu_pressure, 2)}
+        typer.echo(json.dumps(figures, allow_nan=False))
     else:
         _report(tables, think, tally, rate, latency, opponent)
-        if leader is not None:
+        if started:
             typer.echo(
                 _("servers: {ms} ms of CPU per move, {cores} cores busy").format(
-                    ms=number(cpu_per_move, None), cores=number(busy, None)
+                    ms=_shown(cpu_per_move), cores=_shown(busy)
                 )
             )
-        typer.echo(
-            _("CPU pressure on this machine (share of time something waited for a CPU): {share}").format(
-                share=percent(tally.cpu_pressure)
+        if tally.cpu_pressure is not None:
+            typer.echo(
+                _("CPU pressure on this machine (share of time something waited for a CPU): {share}").format(
+                    share=percent(tally.cpu_pressure)
+                )
             )
-        )
     for message in tally.errors[:10]:
         typer.echo(f"  {message}", err=True)
     if any("too many connections" in message or "too_many_connections" in message for message in tally.errors):
@@ -382,3 +448,20 @@ def loadtest(
         typer.echo(f"  ({one})", err=True)
     if tally.errors or tally.lost:
         raise typer.Exit(1)
+
+
+def _stop(started: list[subprocess.Popen[bytes]], logs: list[str], scratch: str | None) -> None:
+    """Stop the servers it started, then remove their logs and the temporary database."""
+    for server in started:
+        server.terminate()
+    for server in started:
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    for name in logs:
+        with contextlib.suppress(OSError):
+            os.remove(name)
+    if scratch is not None:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -19,6 +19,8 @@ HELP = N_(
     "Every limit can also be set as an environment variable TRUMPS_<NAME> (e.g. TRUMPS_RATE=10)."
 )
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
 
 def serve(
     host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
@@ -53,11 +55,27 @@ def serve(
         ),
     ] = None,
     computer_delay: Annotated[float | None, typer.Option(help=N_("Seconds a computer seat waits to move [0]."))] = None,
+    trusted_proxies: Annotated[
+        str | None,
+        typer.Option(
+            help=N_(
+                "Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For is believed; "
+                "the client is the right-most hop not among them [127.0.0.1]."
+            )
+        ),
+    ] = None,
+    pool_size: Annotated[
+        int | None, typer.Option(help=N_("PostgreSQL connections per process for requests (2 more are opened) [10]."))
+    ] = None,
     log_level: Annotated[str, typer.Option(help=N_("Log level: debug, info, warning, error."))] = "info",
     log_json: Annotated[
         bool, typer.Option("--log-json", envvar="TRUMPS_LOG_JSON", help=N_("Log one JSON object per line."))
     ] = False,
 ) -> None:
+    if log_level.lower() not in LOG_LEVELS:
+        unknown = _("--log-level {level}: choose one of {levels}").format(level=log_level, levels=", ".join(LOG_LEVELS))
+        typer.echo(f"trumps serve: {unknown}", err=True)
+        raise typer.Exit(2)
     require_server("serve")
     import uvicorn
 
@@ -79,6 +97,8 @@ def serve(
             max_connections_per_client=max_connections_per_client,
             idle_table_seconds=idle_table_seconds,
             computer_delay=computer_delay,
+            trusted_proxies=trusted_proxies,
+            pool_size=pool_size,
         )
     except ValueError as error:
         typer.echo(f"trumps serve: {said(error)}", err=True)
@@ -103,14 +123,17 @@ def serve(
             typer.echo(f"trumps serve: {cannot}", err=True)
             raise typer.Exit(2)
         shown = settings.db
-    logs.configure(log_level, log_json)
+    logs.configure(log_level.lower(), log_json)
     typer.echo(_("serving on {url}  (database {db})").format(url=f"http://{host}:{port}/", db=shown), err=True)
     uvicorn.run(
         create_app(settings),
         host=host,
         port=port,
         ws_max_size=settings.hard_message_bytes,
-        log_level=log_level,
+        log_level=log_level.lower(),
+        # The client's address (for the per-address limits and the log) and scheme, as the trusted proxies say.
+        proxy_headers=True,
+        forwarded_allow_ips=settings.trusted_proxies,
         access_log=False,  # the app logs each request itself (as JSON with --log-json)
         # SIGTERM: stop listening, close WebSockets with 1012 (the page reconnects, to another process
         # behind the load balancer), let the requests in flight finish their commits for up to 10 s.

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import multiprocessing
 import os
@@ -43,7 +42,8 @@ from rules.log import LogError, log_lines, read_log
 from rules.players import LEVELS, make_player
 from rules.players.solver import Solver
 from rules.server.bots import _watch_parent
-from rules.server.tables import TableConfig
+from rules.server.protocol import ProtocolError, loads
+from rules.server.tables import TableConfig, possible_table_id
 
 log = logging.getLogger("rules.server")
 
@@ -184,9 +184,9 @@ async def _log_text(request: Request) -> str:
         if len(data) > MAX_LOG_BYTES + 1024:
             raise _BadRequest("too_large", f"the log is larger than {MAX_LOG_BYTES // 1024} KB")
     try:
-        body = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise _BadRequest("bad_request", "the request body is not valid JSON") from None
+        body = loads(data, "the request body")
+    except ProtocolError as error:
+        raise _BadRequest(error.code, str(error)) from None
     text = body.get("log") if isinstance(body, dict) else None
     if not isinstance(text, str):
         raise _BadRequest("bad_request", 'send {"log": TEXT}: the log\'s lines as one string')
@@ -253,7 +253,7 @@ async def hand_log(request: Request) -> Response:
         hand = int(request.path_params["hand"])
     except ValueError:
         return _error("bad_request", "the hand is a number: 1 for the first hand", 400)
-    stored = await request.app.state.hub.store.load(table_id) if 0 < len(table_id) <= 40 else None
+    stored = await request.app.state.hub.store.load(table_id) if possible_table_id(table_id) else None
     if stored is None:
         return _error("not_found", f"there is no table {table_id[:40]!r}", 404)
     game = await asyncio.to_thread(_hand_game, TableConfig.model_validate(stored.config), stored.events, hand)

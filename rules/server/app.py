@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -44,6 +43,7 @@ from rules.server.protocol import (
     ProtocolError,
     Welcome,
     describe_validation,
+    loads,
     parse_client_message,
 )
 from rules.server.store import StoreError, StoreUnavailable
@@ -226,9 +226,9 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
     if not data.strip():
         data = b"{}"
     try:
-        value = json.loads(data)
-    except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
-        raise Refused("bad_request", "the request body is not valid JSON (or nests or numbers too large)") from None
+        value = loads(data, "the request body")
+    except ProtocolError as error:
+        raise Refused(error.code, str(error)) from None
     if not isinstance(value, dict):
         raise Refused("bad_request", "the request body must be a JSON object")
     try:
@@ -238,7 +238,7 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
 
 
 async def lobby(request: Request) -> Response:
-    return _ok(Lobby(tables=[table.info() for table in _hub(request).lobby_tables()]))
+    return _ok(Lobby(tables=_hub(request).lobby()))
 
 
 async def table_info(request: Request) -> Response:
@@ -409,37 +409,57 @@ class _Session:
         if seat is None:
             raise Refused("spectator", "spectators cannot play; join a seat to play")
         async with table.lock:
-            if table.seats[seat].kind != "human" or self.conn.closed:
-                raise Refused("bad_token", "you no longer hold this seat")
-            if message.last_seen != table.event_no:
-                raise Refused(
-                    "stale",
-                    f"you last saw event {message.last_seen} but the table is at event {table.event_no}; "
-                    "nothing was done",
-                )
-            if isinstance(message, MoveMessage):
-                event = message.event
-                if event.seat != seat:
-                    raise Refused("not_your_seat", f"you sit in seat {seat}, not seat {event.seat}")
-                game = table.game
-                if game is None or game.is_over():
-                    raise Refused("no_game", "no hand is being played")
-                if game.to_act != seat:
-                    waiting = "the deal" if game.to_act is None else f"seat {game.to_act}"
-                    raise Refused("not_your_turn", f"it is not your turn: waiting for {waiting}")
-                await table.commit(event_dict(event), by="player", event=event)
-            elif isinstance(message, NextHand):
-                if table.match_over:
-                    raise Refused("match_over", "the match is over")
-                if table.game is None or not table.game.is_over():
-                    raise Refused("hand_not_over", "the current hand is not over yet")
-                await table.commit(table.new_hand_record(), by="player")
+            if message.last_seen > table.event_no:
+                await table.refresh()  # the client saw events committed elsewhere that this process has not heard of
+            try:
+                await self._act(table, seat, message)
+            except Refused as refused:
+                # Refuse only what the committed truth refuses: behind it, the answer is "stale" (or the seat is gone).
+                if refused.code == "stale":
+                    raise
+                seen = table.event_no
+                await table.refresh()
+                if table.event_no != seen:
+                    raise Refused(
+                        "stale",
+                        f"you last saw event {message.last_seen} but the table is at event {table.event_no}; "
+                        "nothing was done",
+                    ) from None
+                raise
+
+    async def _act(self, table: Table, seat: int, message: MoveMessage | NextHand) -> None:
+        """Check and commit a move or next_hand from this connection's seat (the table's lock held)."""
+        if not table.holds_seat(self.conn):  # checked at each move: the seat may have been left or taken over
+            raise Refused("bad_token", "you no longer hold this seat")
+        if message.last_seen != table.event_no:
+            raise Refused(
+                "stale",
+                f"you last saw event {message.last_seen} but the table is at event {table.event_no}; nothing was done",
+            )
+        if isinstance(message, MoveMessage):
+            event = message.event
+            if event.seat != seat:
+                raise Refused("not_your_seat", f"you sit in seat {seat}, not seat {event.seat}")
+            game = table.game
+            if game is None or game.is_over():
+                raise Refused("no_game", "no hand is being played")
+            if game.to_act != seat:
+                waiting = "the deal" if game.to_act is None else f"seat {game.to_act}"
+                raise Refused("not_your_turn", f"it is not your turn: waiting for {waiting}")
+            await table.commit(event_dict(event), by="player", event=event)
+        else:
+            if table.match_over:
+                raise Refused("match_over", "the match is over")
+            if table.game is None or not table.game.is_over():
+                raise Refused("hand_not_over", "the current hand is not over yet")
+            await table.commit(table.new_hand_record(), by="player")
 
     async def _hello(self, hello: Hello) -> None:
         if self.hello:
             raise Refused("already_hello", "this connection already said hello")
         try:
             async with self.hub.locked(self.ws.path_params["table_id"]) as table:
+                await table.refresh()  # a token or event just committed on another process counts here too
                 self._welcome(table, hello)
         except Refused as refused:
             if refused.code != "not_found":
@@ -461,6 +481,7 @@ class _Session:
             self.conn.drop(1008, "too many connections")
             return
         self.conn.seat = seat
+        self.conn.token_hash = table.seats[seat].token_hash if seat is not None else None
         self.table = table
         self.hello = True
         table.connections.add(self.conn)

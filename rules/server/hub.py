@@ -8,10 +8,13 @@ who asks for it by id (joining, watching, reconnecting, leaving its seat) wakes 
 rebuilt from its events and goes on exactly where it stopped. A sleeping table whose match is
 not over is marked ``asleep`` in the database, so a restart does not load it either.
 
-When several server processes share a PostgreSQL database, each holds the tables its clients
-use (and, after its start, every table awake in the database), hears of the events the others
-commit (:meth:`Hub._notice`) and passes them on to its own connections. Putting a table to sleep
-only takes it out of this process's memory (and gives up its lead here).
+When several server processes share a PostgreSQL database, each holds a table only while it has a
+use for it: a connection, a request in the last ``Settings.release_seconds``, or a computer seat or
+clock whose lead it holds. It applies the events the others commit to those tables only
+(:meth:`Hub._notice`) and passes them on to its own connections; of the other tables its lobby
+keeps an entry (:mod:`rules.server.elsewhere`). A table let go with nothing due until a person
+acts is marked at rest, so that no process takes it up; one whose leader died (its lead is free
+and it is not at rest) is taken up by the first process that looks (every :data:`ORPHAN_SECONDS`).
 """
 
 from __future__ import annotations
@@ -23,20 +26,26 @@ import secrets
 import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator
+from typing import Any
 
 from rules.server.bots import Bots
+from rules.server.elsewhere import Elsewhere, Entry, entry_of
 from rules.server.limits import Settings
 from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated, TableInfo
 from rules.server.store import Store, StoredTable, StoreError, open_store
-from rules.server.tables import Refused, Table, TableConfig, new_token, token_hash
+from rules.server.tables import Refused, Table, TableConfig, new_token, possible_table_id, token_hash
 
 log = logging.getLogger("rules.server")
 
 ABANDONED_SECONDS = 300.0
 """A match under way without any connection for this long is no longer listed in the lobby."""
 
-ADOPTING = 64
-"""Tables other processes told of, read into this one at a time (more wait for their next event)."""
+ABANDONED_ELSEWHERE_SECONDS = 1800.0
+"""The same for a table another process holds, whose moves this one does not hear: only its seat and hand events
+tell that it is still played."""
+
+ORPHAN_SECONDS = 5.0
+"""With a shared database: how often a process looks for tables whose leader died (their bots and clocks wait)."""
 
 SLEEPING_INFOS = 4096
 """How many sleeping tables' lobby entries the hub remembers, so that looking one up does not replay it."""
@@ -56,8 +65,8 @@ class Hub:
         self._store: Store | None = None
         self._bots = Bots(settings.bot_processes, settings.bot_threads)
         self._lock = asyncio.Lock()
-        self._adopting: set[str] = set()
-        """Tables another process told of, being read into this one."""
+        self._elsewhere = Elsewhere()
+        """Lobby entries of the tables other processes hold (a shared database)."""
         self._sweeper: asyncio.Task[None] | None = None
 
     @property
@@ -66,20 +75,27 @@ class Hub:
         return self._store
 
     async def start(self) -> None:
-        """Open the store, rebuild every unfinished table that is not asleep, start putting idle tables to sleep."""
-        self._store = await open_store(self.settings.db, self.settings.sync)
-        self._store.subscribe(self._notice, self._resync)
-        async with self._lock:  # tables other processes tell of meanwhile are taken up after these
+        """Open the store; alone on it, rebuild every unfinished table that is not asleep; start the housekeeping."""
+        self._store = await open_store(self.settings.db, self.settings.sync, self.settings.pool_size)
+        self._store.subscribe(self._notice, self._resync, self._wants)
+        if self._store.shared:
+            # Held by nobody here yet: listed from their seat and hand events; those whose leader died are
+            # taken up by the first look for orphans (at once).
+            for stored, last in await self._store.awake():
+                self._elsewhere.add(entry_of(stored.id, stored.config, stored.created))
+                for record in stored.events:
+                    self._elsewhere.heard(stored.id, 0, record)
+                self._elsewhere.heard(stored.id, last, None)
+            log.info("the lobby lists %d tables of the database", len(self._elsewhere.entries))
+        else:
             for stored in await self._store.unfinished():
                 table = self._rebuild(stored)
                 if table.match_over:
                     await self._store.finish(table.id)
                     continue
                 self._bring_in(table)
-        if self._store.shared:
-            self._resync()  # events committed elsewhere while the tables were read
-        log.info("rebuilt %d tables from the database", len(self.tables))
-        if self.settings.idle_table_seconds > 0:
+            log.info("rebuilt %d tables from the database", len(self.tables))
+        if self._store.shared or self.settings.idle_table_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
@@ -93,36 +109,16 @@ class Hub:
 
     # --- events committed by other processes (a shared database) -----------------------------------
 
-    def _notice(self, table_id: str, no: int, record: dict[str, object] | None) -> None:
+    def _notice(self, table_id: str, no: int, record: dict[str, Any] | None) -> None:
         table = self.tables.get(table_id)
         if table is None:
-            # A table new to this process (created elsewhere, or asleep here): hold it too, so that the lobby
-            # here shows it and this process can take over its lead.
-            if table_id not in self._adopting and len(self._adopting) < ADOPTING:
-                self._adopting.add(table_id)
-                asyncio.get_running_loop().create_task(self._adopt(table_id))
+            self._elsewhere.heard(table_id, no, record)  # not held here: only its lobby entry changes
         elif no > table.event_no:
             table.absorb_soon(no, record)
 
-    async def _adopt(self, table_id: str) -> None:
-        try:
-            async with self._lock:
-                if table_id in self.tables or len(self.tables) >= self.settings.max_tables:
-                    return
-                stored = await self.store.load(table_id)
-                if stored is None or stored.finished:
-                    return
-                table = await self._rebuild_aside(stored)
-                if table.match_over or table_id in self.tables:
-                    return
-                self._sleeping.pop(table_id, None)
-                self._bring_in(table)
-            # Events committed while it was read: the notices for them found no table here.
-            table.absorb_soon(None, None)
-        except StoreError as error:
-            log.error("table %s: could not be read: %s", table_id, error)
-        finally:
-            self._adopting.discard(table_id)
+    def _wants(self, table_id: str, no: int) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and no > table.event_no
 
     def _resync(self) -> None:
         for table in self.tables.values():
@@ -153,8 +149,11 @@ class Hub:
 
     def _bring_in(self, table: Table) -> None:
         self.tables[table.id] = table
+        self._elsewhere.forget(table.id)
         table.restart_clock()
         table.kick()
+        if self.store.shared:
+            table.absorb_soon(None, None)  # committed while it was read: their notices found no table here
 
     # --- finding a table, waking it if it sleeps --------------------------------------------------------
 
@@ -162,27 +161,36 @@ class Hub:
         """The table in memory, woken (loaded from the store) if it was asleep; :class:`Refused` if there is none."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.touch()
             return table
         async with self._lock:
             table = self.tables.get(table_id)  # woken by someone else meanwhile
             if table is not None:
+                table.touch()
                 return table
-            stored = await self._stored(table_id)
-            if len(self.tables) >= self.settings.max_tables:
-                raise Refused("too_many_tables", "the server holds as many tables as it can right now; try again later")
-            table = await self._rebuild_aside(stored)
-            if not table.match_over:
-                # Awake again in the database too, so that a restart rebuilds it (ordered after the
-                # write that put it to sleep: one writer, in order).
-                await self.store.set_asleep(table_id, False)
+            try:
+                if possible_table_id(table_id):
+                    await self.store.follow(table_id)  # before it is read: no event of it goes unheard
+                stored = await self._stored(table_id)
+                if len(self.tables) >= self.settings.max_tables:
+                    raise Refused(
+                        "too_many_tables", "the server holds as many tables as it can right now; try again later"
+                    )
+                table = await self._rebuild_aside(stored)
+                if not table.match_over:
+                    # Awake again in the database too, so that a restart rebuilds it (ordered after the
+                    # write that put it to sleep: one writer, in order).
+                    await self.store.set_asleep(table_id, False)
+            except BaseException:
+                self.store.unfollow(table_id)
+                raise
             self._sleeping.pop(table_id, None)
             self._bring_in(table)
             log.info("woke table %s", table_id)
             return table
 
     async def _stored(self, table_id: str) -> StoredTable:
-        # Ids are short URL-safe tokens; anything else cannot be a table (and is not worth a query).
-        stored = await self.store.load(table_id) if 0 < len(table_id) <= 40 else None
+        stored = await self.store.load(table_id) if possible_table_id(table_id) else None
         if stored is None:
             raise Refused("not_found", f"there is no table {table_id[:40]!r}")
         return stored
@@ -195,7 +203,9 @@ class Hub:
         """
         table = self.tables.get(table_id)
         if table is not None:
-            return table.info()
+            async with table.lock:
+                await table.refresh()
+                return table.info()
         info = self._sleeping.get(table_id)
         if info is None:
             info = (await self._rebuild_aside(await self._stored(table_id))).info()
@@ -230,6 +240,15 @@ class Hub:
         """Tables in memory whose match is not over, newest first."""
         return sorted((t for t in self.tables.values() if not t.match_over), key=lambda t: -t.created)
 
+    def lobby(self, now: float | None = None) -> list[TableInfo]:
+        """What the lobby lists (see :meth:`lobby_tables`), with the tables other processes hold."""
+        now = time.monotonic() if now is None else now
+        listed = [(table.quiet_since, table.info()) for table in self.lobby_tables(now)]
+        for entry in list(self._elsewhere.entries.values()):
+            if entry.info.hand == 0 or now - entry.quiet_since < ABANDONED_ELSEWHERE_SECONDS:
+                listed.append((entry.quiet_since, Elsewhere.info(entry)))
+        return [info for _, info in sorted(listed, key=lambda pair: -pair[0])]
+
     def lobby_tables(self, now: float | None = None) -> list[Table]:
         """What the lobby lists: tables one can join or watch, the one with the latest news first.
 
@@ -248,13 +267,87 @@ class Hub:
 
     async def _sweep_forever(self) -> None:
         idle = self.settings.idle_table_seconds
-        every = min(max(idle / 4, 0.05), 30.0)
+        shared = self.store.shared
+        every = min(max(idle / 4, 0.05), 30.0) if idle > 0 else 30.0
+        if shared:
+            every = min(every, max(self.settings.release_seconds / 4, 0.05), 1.0)
+        orphans_at = 0.0
         while True:
-            await asyncio.sleep(every)
             try:
-                await self.sweep()
+                if shared:
+                    await self.let_go()
+                    if time.monotonic() >= orphans_at:
+                        orphans_at = time.monotonic() + ORPHAN_SECONDS
+                        await self.adopt_orphans()
+                        if idle > 0:
+                            await self.store.sleep_rested(idle)
+                else:
+                    await self.sweep()
             except Exception:  # housekeeping: never let it stop for good
-                log.exception("putting idle tables to sleep failed")
+                log.exception("letting idle tables go failed")
+            await asyncio.sleep(every)
+
+    async def let_go(self, now: float | None = None) -> int:
+        """(A shared database) let go of the tables this process has no use for any more; how many.
+
+        A table goes once nobody here is connected to it, no request used it for ``release_seconds`` and no
+        work of it is under way, unless this process leads it and a computer move or clock is due (they stay
+        with their leader). One with nothing due until a person acts is marked at rest in the database.
+        """
+        now = time.monotonic() if now is None else now
+        hold = self.settings.release_seconds
+        released = 0
+        for table in list(self.tables.values()):
+            # No await between these checks and taking the table out: nothing can slip in between.
+            if table.connections or table.busy or now - table.used_at < hold:
+                continue
+            leads, resting = self.store.leads(table.id), table.resting()
+            if (leads and not resting) or self.tables.get(table.id) is not table:
+                continue
+            del self.tables[table.id]
+            self.store.unfollow(table.id)
+            table.asleep = True  # this object is out of use: a request now reads the table again
+            table.stop()
+            self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
+            released += 1
+            if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
+                try:
+                    await self.store.rest(table.id)
+                except StoreError as error:
+                    log.error("table %s: could not be marked at rest: %s", table.id, error)
+            await self.store.release_lead(table.id)
+        if released:
+            log.info("let %d tables go; %d in memory", released, len(self.tables))
+        return released
+
+    async def adopt_orphans(self) -> int:
+        """(A shared database) take up the tables whose leader died, so that their bots and clocks go on."""
+        adopted = 0
+        for table_id in await self.store.claim_orphans(set(self.tables)):
+            try:
+                async with self._lock:
+                    if table_id in self.tables or len(self.tables) >= self.settings.max_tables:
+                        await self.store.release_lead(table_id)
+                        continue
+                    await self.store.follow(table_id)
+                    stored = await self.store.load(table_id)
+                    table = None if stored is None or stored.finished else await self._rebuild_aside(stored)
+                    if table is None or table.match_over:
+                        if table is not None:
+                            await self.store.finish(table_id)
+                        self.store.unfollow(table_id)
+                        await self.store.release_lead(table_id)
+                        continue
+                    self._bring_in(table)
+                    adopted += 1
+            except StoreError as error:
+                log.error("table %s: could not be taken up: %s", table_id, error)
+                if table_id not in self.tables:
+                    self.store.unfollow(table_id)
+                await self.store.release_lead(table_id)
+        if adopted:
+            log.info("took up %d tables whose process had stopped", adopted)
+        return adopted
 
     async def sweep(self, now: float | None = None) -> int:
         """Put to sleep every table idle for ``idle_table_seconds``; how many were."""
@@ -307,12 +400,14 @@ class Hub:
             if len(live) >= self.settings.max_tables:
                 raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
             limit = self.settings.max_tables_per_client
-            if limit and sum(1 for table in live if table.creator == creator) >= limit:
+            if limit and await self.store.open_tables_of(creator) >= limit:  # site-wide: the database counts
                 raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
             table_id = secrets.token_urlsafe(6)
             await self.store.create_table(table_id, config.model_dump(mode="json"), creator)
+            await self.store.follow(table_id)  # before anyone else knows of it
             table = self._new_table(table_id, config, created=time.time(), creator=creator)
             self.tables[table_id] = table
+            self._elsewhere.forget(table_id)
         seat = token = None
         if request.join:
             joined = await self.join(table_id, JoinTable(seat=request.seat, name=request.name))
@@ -333,6 +428,7 @@ class Hub:
 
     async def _join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:
+            await table.refresh()
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")
             free = [seat for seat, state in enumerate(table.seats) if state.kind == "free"]
@@ -355,11 +451,9 @@ class Hub:
 
     async def leave(self, table_id: str, request: LeaveTable) -> Left:
         async with self.locked(table_id) as table:
+            await table.refresh()
             seat = table.seat_of_token(request.token)
             if seat is None:
                 raise Refused("bad_token", "this token holds no seat at this table")
-            await table.commit({"type": "seat_freed", "seat": seat}, by="player")
-            for conn in list(table.connections):
-                if conn.seat == seat:
-                    conn.drop(4000, "you left this seat")
+            await table.commit({"type": "seat_freed", "seat": seat}, by="player")  # which closes its sockets
         return Left(table_id=table_id, seat=seat)

@@ -67,6 +67,14 @@ class Settings:
     """Threads for computer players when ``bot_processes`` is 0."""
     computer_delay: float = 0.0
     """Seconds a computer seat waits before it moves (so people can follow the game)."""
+    trusted_proxies: str = "127.0.0.1"
+    """Comma-separated addresses (or networks, ``10.0.0.0/8``) of the reverse proxies whose ``X-Forwarded-For``
+    and ``X-Forwarded-Proto`` are believed; the client is the right-most hop not among them ("": believe none)."""
+    release_seconds: float = 5.0
+    """With a shared database: how long after its last request a table nobody here is connected to stays in this
+    process's memory (the lobby keeps listing it; the next request reads it again)."""
+    pool_size: int = 10
+    """PostgreSQL connections each process keeps for requests (it opens two more: one listening, one for leads)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -92,6 +100,8 @@ class Settings:
                 raise ValueError(Message(N_("{name}: {value} is not a finite number"), name=field.name, value=value))
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
                 raise ValueError(Message(N_("{name}: {value} is negative"), name=field.name, value=value))
+        if self.pool_size < 1:
+            raise ValueError(Message(N_("pool_size must be at least 1")))
         if self.rate <= 0 or self.burst < 1 or self.max_message_bytes < 256:
             raise ValueError(Message(N_("rate must be > 0, burst >= 1 and max_message_bytes >= 256")))
 

@@ -31,6 +31,7 @@ import hashlib
 import json
 import logging
 import re
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -41,17 +42,25 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
-from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable
+from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable, Wants
 
 log = logging.getLogger("rules.server")
 
 CHANNEL = "trumps_events"
+"""Heard by every process: tables created and finished, seats taken and freed, hands started (for the lobbies)."""
+TABLE_CHANNEL = "trumps_t_"
+"""Followed by table id: every event of that table, heard by the processes that hold it."""
 NOTIFY_LIMIT = 7000
 """Payloads above this leave the event out (PostgreSQL allows 8000 bytes); listeners then read it."""
 MIGRATION_LOCK = 7_346_151_902
 """Advisory lock key held while migrating (any constant unlikely to clash)."""
 WAIT = 5.0
 """Seconds a request waits for a database connection before it is refused with ``unavailable``."""
+
+_HEAD = re.compile(r'\{"t" ?: ?"([A-Za-z0-9_-]+)", ?"n" ?: ?(\d+)[,}]')
+"""The start of a notice, as ``json_build_object`` writes it (a table id and an event number)."""
+_LOBBY_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":')
+"""What a notice holds when the lobby entry of a table held elsewhere needs more than its event number."""
 
 WRITERS = 4
 """Group commits in flight at once per process (each on a pooled connection)."""
@@ -64,17 +73,20 @@ WITH added AS (
     SELECT * FROM unnest(%s::text[], %s::integer[], %s::text[])
     ON CONFLICT DO NOTHING
     RETURNING table_id, no, body
-)
-SELECT table_id, no, pg_notify(
-    '{CHANNEL}',
-    CASE WHEN length(body) < {NOTIFY_LIMIT}
+), notes AS (
+    SELECT table_id, no, body::json->>'type' AS kind, CASE WHEN length(body) < {NOTIFY_LIMIT}
         THEN json_build_object('t', table_id, 'n', no, 'e', body::json)::text
         ELSE json_build_object('t', table_id, 'n', no)::text
-    END
-) IS NULL FROM added
+    END AS note FROM added
+)
+SELECT table_id, no, pg_notify('{TABLE_CHANNEL}' || table_id, note) IS NULL,
+    (CASE WHEN kind IN ('seat_taken', 'seat_freed', 'hand_started') THEN pg_notify('{CHANNEL}', note) END) IS NULL
+FROM notes
 """
 """Many events in one statement, so one transaction and one flush to disk: an event number already taken is
-skipped (the caller learns it lost the race), and each event added is announced if and only if it is committed."""
+skipped (the caller learns it lost the race), and each event added is announced if and only if it is committed:
+on the table's own channel (heard by the processes that hold the table), and the seat and hand events also on
+:data:`CHANNEL` (heard by every process, for its lobby)."""
 
 MIGRATIONS: list[str] = [
     # 1: tables and their numbered events.
@@ -97,6 +109,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tables ADD COLUMN asleep boolean NOT NULL DEFAULT false;
     CREATE INDEX tables_awake ON tables (created) WHERE NOT finished AND NOT asleep;
+    """,
+    # 3: the tables-per-address limit counts one address's open tables site-wide; a table let go at rest
+    # (nothing due until a person acts) needs no process to lead it, the others (their leader died) do.
+    """
+    CREATE INDEX tables_open_by_creator ON tables (creator) WHERE NOT finished AND NOT asleep;
+    ALTER TABLE tables ADD COLUMN resting boolean NOT NULL DEFAULT false;
+    ALTER TABLE tables ADD COLUMN rested_at double precision;
+    CREATE INDEX tables_unled ON tables (id) WHERE NOT finished AND NOT asleep AND NOT resting;
     """,
 ]
 
@@ -196,6 +216,7 @@ class PostgresStore:
         self.url = url
         self._pool = pool
         self._notice: Notice | None = None
+        self._wants: Wants | None = None
         self._resync: Callable[[], None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self.listening = False
@@ -205,6 +226,13 @@ class PostgresStore:
         self._leads: set[str] = set()
         self._pending: list[tuple[str, int, str, asyncio.Future[None]]] = []
         self._writers: set[asyncio.Task[None]] = set()
+        self._following: set[str] = set()
+        """The tables whose channels this process wants to hear."""
+        self._listened: set[str] = set()
+        """The tables whose channels the listening connection is listening to."""
+        self._control = f"trumps_control_{secrets.token_hex(6)}"
+        """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels."""
+        self._synced: list[asyncio.Future[None]] = []
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
@@ -288,10 +316,13 @@ class PostgresStore:
     async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
         async with self._connection() as conn:
             # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
+            # With its configuration: their lobbies list it without reading it.
+            created = time.time()
+            note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})
             await conn.execute(
                 "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
                 "RETURNING id) SELECT pg_notify(%s, %s) FROM added",
-                (table_id, time.time(), creator, json.dumps(config), CHANNEL, json.dumps({"t": table_id, "n": 0})),
+                (table_id, created, creator, json.dumps(config), CHANNEL, note),
             )
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
@@ -314,7 +345,7 @@ class PostgresStore:
                         _APPEND,
                         ([job[0] for job in batch], [job[1] for job in batch], [job[2] for job in batch]),
                     )
-                    added = {(table_id, no) for table_id, no, _ in await cursor.fetchall()}
+                    added = {(row[0], row[1]) for row in await cursor.fetchall()}
             except StoreError as error:
                 for *_, done in batch:
                     if not done.done():
@@ -328,9 +359,83 @@ class PostgresStore:
                 else:
                     done.set_exception(StoreConflict(f"event {no} of table {table_id} is taken"))
 
+    async def open_tables_of(self, creator: str) -> int:
+        async with self._connection() as conn:
+            row = await (
+                await conn.execute(
+                    "SELECT count(*) FROM tables WHERE creator = %s AND NOT finished AND NOT asleep", (creator,)
+                )
+            ).fetchone()
+        return int(row[0]) if row else 0
+
     async def finish(self, table_id: str) -> None:
         async with self._connection() as conn:
-            await conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
+            await conn.execute(
+                "WITH done AS (UPDATE tables SET finished = true WHERE id = %s AND NOT finished RETURNING id) "
+                "SELECT pg_notify(%s, %s) FROM done",
+                (table_id, CHANNEL, json.dumps({"t": table_id, "n": 0, "f": True})),
+            )
+
+    async def awake(self) -> list[tuple[StoredTable, int]]:
+        """Every awake unfinished table with only its seat and hand events, and its last event number."""
+        async with self._connection() as conn:
+            rows = await (
+                await conn.execute(
+                    "SELECT id, created, creator, config, "
+                    "(SELECT coalesce(max(no), 0) FROM events WHERE table_id = id) FROM tables "
+                    "WHERE NOT finished AND NOT asleep ORDER BY created"
+                )
+            ).fetchall()
+            tables = {row[0]: (StoredTable(row[0], row[1], row[2], json.loads(row[3])), int(row[4])) for row in rows}
+            cursor = await conn.execute(
+                "SELECT e.table_id, e.body FROM events e JOIN tables t ON t.id = e.table_id "
+                "WHERE NOT t.finished AND NOT t.asleep "
+                "AND e.body::json->>'type' IN ('seat_taken', 'seat_freed', 'hand_started') ORDER BY e.table_id, e.no"
+            )
+            async for table_id, body in cursor:
+                if table_id in tables:
+                    tables[table_id][0].events.append(json.loads(body))
+        return list(tables.values())
+
+    async def rest(self, table_id: str) -> None:
+        """The table was let go at rest (this process led it): no process needs to lead it until a person acts."""
+        async with self._connection() as conn:
+            await conn.execute(
+                "UPDATE tables SET resting = true, rested_at = %s WHERE id = %s", (time.time(), table_id)
+            )
+
+    async def sleep_rested(self, idle: float) -> None:
+        """Mark asleep the tables at rest for ``idle`` seconds (left out at start-up and of the limits)."""
+        async with self._connection() as conn:
+            await conn.execute(
+                "UPDATE tables SET asleep = true WHERE resting AND NOT asleep AND NOT finished AND rested_at < %s",
+                (time.time() - idle,),
+            )
+
+    async def claim_orphans(self, held: set[str]) -> list[str]:
+        """Take the lead of every awake unfinished table not in ``held`` that is not at rest and that no process
+        leads (its leader died); their ids. One query for the list, one for all the locks."""
+        async with self._connection() as conn:
+            rows = await (
+                await conn.execute("SELECT id FROM tables WHERE NOT finished AND NOT asleep AND NOT resting")
+            ).fetchall()
+        keys = {_lock_key(row[0]): row[0] for row in rows if row[0] not in held and row[0] not in self._leads}
+        if not keys:
+            return []
+        async with self._locks_guard:
+            try:
+                if self._locks is None or self._locks.closed:
+                    self._leads.clear()
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                cursor = await self._locks.execute(
+                    "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)", (list(keys),)
+                )
+                claimed = [keys[row[0]] for row in await cursor.fetchall()]
+            except psycopg.Error:
+                await self._lost_locks()
+                return []
+        self._leads.update(claimed)
+        return claimed
 
     async def set_asleep(self, table_id: str, asleep: bool) -> None:
         async with self._connection() as conn:
@@ -366,6 +471,9 @@ class PostgresStore:
                 return False
         if row is not None and row[0]:
             self._leads.add(table_id)
+            with contextlib.suppress(StoreError):  # led from now on: no longer at rest
+                async with self._connection() as conn:
+                    await conn.execute("UPDATE tables SET resting = false WHERE id = %s AND resting", (table_id,))
             return True
         return False
 
@@ -399,8 +507,8 @@ class PostgresStore:
 
     # --- hearing other processes' events -----------------------------------------------------------
 
-    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
-        self._notice, self._resync = notice, resync
+    def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
+        self._notice, self._resync, self._wants = notice, resync, wants
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(self._listen_forever())
 
@@ -410,6 +518,9 @@ class PostgresStore:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {self._control}")
+                    self._listened = set()
+                    await self._sync_listens(conn)
                     if delay > 0.1:  # back after an outage: the pooled connections may be dead ones
                         await self._pool.check()
                         log.info("listening to the database again")
@@ -418,8 +529,13 @@ class PostgresStore:
                     await self._check_locks()
                     if self._resync is not None:
                         self._resync()
-                    async for note in conn.notifies():
-                        self._deliver(note.payload)
+                    while True:
+                        # One batch at a time (a batch is always delivered whole), then the channels followed.
+                        async for note in conn.notifies(stop_after=1):
+                            if note.channel != self._control:
+                                self._deliver(note.payload)
+                        if self._synced or self._listened != self._following:
+                            await self._sync_listens(conn)
             except psycopg.Error as error:
                 if self.listening:
                     log.error("lost the database connection that listens for events: %s", _one_line(error))
@@ -427,10 +543,56 @@ class PostgresStore:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
+    async def _sync_listens(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Listen to the channels of the tables followed now, and no other; then tell those who wait for it."""
+        wanted = set(self._following)
+        for table_id in wanted - self._listened:
+            await conn.execute(f'LISTEN "{TABLE_CHANNEL}{table_id}"')
+        for table_id in self._listened - wanted:
+            await conn.execute(f'UNLISTEN "{TABLE_CHANNEL}{table_id}"')
+        self._listened = wanted
+        synced, self._synced = self._synced, []
+        for done in synced:
+            if not done.done():
+                done.set_result(None)
+
+    async def follow(self, table_id: str) -> None:
+        """Hear this table's events from now on: returns once the listening connection listens to its channel
+        (or at once while it is down: it listens to every followed table when it is back, and resyncs them)."""
+        if table_id in self._following:
+            return
+        self._following.add(table_id)
+        if not self.listening:
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._synced.append(done)
+        try:
+            async with self._connection() as conn:
+                await conn.execute("SELECT pg_notify(%s, '')", (self._control,))
+            await asyncio.wait_for(asyncio.shield(done), WAIT)
+        except (StoreError, TimeoutError):
+            log.error("could not listen to table %s's events yet; it will be read again on the next one", table_id)
+
+    def unfollow(self, table_id: str) -> None:
+        """Stop hearing this table's events (the listener stops listening at its next wake-up)."""
+        self._following.discard(table_id)
+
     def _deliver(self, payload: str) -> None:
+        # Every process hears every event of the site: most (moves of tables held elsewhere, and this process's
+        # own) are passed on from the notice's head alone, unparsed.
+        head = _HEAD.match(payload)
+        if head is not None and self._notice is not None and self._wants is not None:
+            table_id, no = head[1], int(head[2])
+            if not self._wants(table_id, no) and not any(mark in payload for mark in _LOBBY_MARKS):
+                self._notice(table_id, no, None)
+                return
         try:
             note = json.loads(payload)
             table_id, no, event = note["t"], int(note["n"]), note.get("e")
+            if "c" in note:  # a new table
+                event = {"type": "table_created", "config": note["c"], "created": float(note.get("at", 0))}
+            elif note.get("f"):  # its match is over
+                event = {"type": "table_finished"}
         except (ValueError, KeyError, TypeError):
             log.error("ignored a malformed notice on %s", CHANNEL)
             return

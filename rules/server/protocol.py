@@ -400,12 +400,47 @@ def _is_tag(part: object) -> bool:
 _MOVES = ("lead", "beat", "second", "take")
 
 
-def parse_client_message(text: str | bytes) -> Any:
-    """Parse a WebSocket text message from a client; raises :class:`ProtocolError`."""
+def loads(text: str | bytes, what: str = "the message") -> Any:
+    """JSON text from a client as Python values; :class:`ProtocolError` ``bad_json`` if it is not JSON the server
+    can take: malformed, nested too deeply, a number of thousands of digits, or a string with a lone UTF-16
+    surrogate (``"\\ud800"``: JSON may write it, but it is no text and could be sent to nobody).
+
+    >>> loads('{"nonce": "\\\\ud800"}')
+    Traceback (most recent call last):
+    ...
+    rules.server.protocol.ProtocolError: the message is not valid JSON text: a string holds a lone surrogate
+    """
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
-        raise ProtocolError("bad_json", "the message is not valid JSON (or nests or numbers too large)") from None
+        raise ProtocolError("bad_json", f"{what} is not valid JSON (or nests or numbers too large)") from None
+    escaped = b"\\u" in text if isinstance(text, bytes) else "\\u" in text
+    if escaped and not _all_text(data):
+        raise ProtocolError("bad_json", f"{what} is not valid JSON text: a string holds a lone surrogate")
+    return data
+
+
+def _all_text(value: Any) -> bool:
+    """Every string in ``value`` (keys too) can be written as UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                return False
+    return True
+
+
+def parse_client_message(text: str | bytes) -> Any:
+    """Parse a WebSocket text message from a client; raises :class:`ProtocolError`."""
+    data = loads(text)
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"expected a JSON object, got {_json_kind(data)}")
     kind = data.get("type")

@@ -131,6 +131,9 @@ class StoreConflict(StoreError):
 Notice = Callable[[str, int, "dict[str, Any] | None"], None]
 """Called with (table id, event number, the event if it came along) when another process may have committed."""
 
+Wants = Callable[[str, int], bool]
+"""Whether event ``no`` of a table matters to this process (see :meth:`Store.subscribe`)."""
+
 
 class Store(Protocol):
     """Where tables and their events are kept (see the module docstring for the two kinds)."""
@@ -151,6 +154,10 @@ class Store(Protocol):
         ...
 
     async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None: ...
+
+    async def open_tables_of(self, creator: str) -> int:
+        """How many tables ``creator`` made whose match is not over and that are not asleep (site-wide)."""
+        ...
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
         """Commit event ``no`` of a table; raises :class:`StoreConflict` if that number is taken."""
@@ -174,8 +181,42 @@ class Store(Protocol):
 
     async def release_lead(self, table_id: str) -> None: ...
 
-    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
-        """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed."""
+    def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
+        """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed.
+
+        ``wants(table_id, no)`` says whether the event itself matters (a table held here that has not
+        applied it): for the others ``notice`` may be called without it (``None``), the notice unread,
+        unless it is a seat or hand event (which the lobby shows).
+
+        Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
+        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``).
+        """
+        ...
+
+    async def follow(self, table_id: str) -> None:
+        """(A shared store) hear this table's events from other processes, from the moment this returns."""
+        ...
+
+    def unfollow(self, table_id: str) -> None:
+        """(A shared store) stop hearing this table's events."""
+        ...
+
+    async def awake(self) -> list[tuple[StoredTable, int]]:
+        """(A shared store) every awake unfinished table with only its seat and hand events, and its last event
+        number: what the lobby lists of the tables other processes hold."""
+        ...
+
+    async def claim_orphans(self, held: set[str]) -> list[str]:
+        """(A shared store) take the lead of the awake unfinished tables not in ``held`` that nobody leads and
+        that are not at rest (:meth:`rest`): those whose leader died."""
+        ...
+
+    async def rest(self, table_id: str) -> None:
+        """(A shared store) the table was let go with nothing due until a person acts: nobody need lead it."""
+        ...
+
+    async def sleep_rested(self, idle: float) -> None:
+        """(A shared store) mark asleep the tables at rest for ``idle`` seconds."""
         ...
 
     async def close(self) -> None:
@@ -188,12 +229,12 @@ def is_postgres(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 
 
-async def open_store(db: str, sync: str = "full") -> Store:
+async def open_store(db: str, sync: str = "full", pool_size: int = 10) -> Store:
     """The store the ``db`` setting names: a PostgreSQL URL, else an SQLite file."""
     if is_postgres(db):
         from rules.server.pgstore import PostgresStore
 
-        return await PostgresStore.connect(db)
+        return await PostgresStore.connect(db, pool_size=pool_size)
     return EventStore(db, sync)
 
 
@@ -269,8 +310,26 @@ class EventStore:
     async def release_lead(self, table_id: str) -> None:
         pass
 
-    def subscribe(self, notice: Notice, resync: Callable[[], None]) -> None:
+    def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         pass  # nobody else writes to the file
+
+    async def follow(self, table_id: str) -> None:
+        pass
+
+    def unfollow(self, table_id: str) -> None:
+        pass
+
+    async def awake(self) -> list[tuple[StoredTable, int]]:
+        return []  # this process holds every awake table
+
+    async def claim_orphans(self, held: set[str]) -> list[str]:
+        return []
+
+    async def rest(self, table_id: str) -> None:
+        pass
+
+    async def sleep_rested(self, idle: float) -> None:
+        pass
 
     async def load(self, table_id: str) -> StoredTable | None:
         """One table with its events (any table: asleep, finished or not), or ``None`` if there is none.
@@ -282,6 +341,22 @@ class EventStore:
             return await asyncio.to_thread(self._load, table_id)
         except sqlite3.Error as error:
             raise StoreError(f"the database could not be read: {error}") from None
+
+    async def open_tables_of(self, creator: str) -> int:
+        try:
+            return await asyncio.to_thread(self._open_tables_of, creator)
+        except sqlite3.Error as error:
+            raise StoreError(f"the database could not be read: {error}") from None
+
+    def _open_tables_of(self, creator: str) -> int:
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            row = db.execute(
+                "SELECT count(*) FROM tables WHERE creator = ? AND finished = 0 AND asleep = 0", (creator,)
+            ).fetchone()
+        finally:
+            db.close()
+        return int(row[0])
 
     def _load(self, table_id: str) -> StoredTable | None:
         db = sqlite3.connect(self.path, timeout=10)

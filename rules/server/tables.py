@@ -28,6 +28,7 @@ import hashlib
 import hmac
 import logging
 import random
+import re
 import secrets
 import time
 from collections import deque
@@ -127,6 +128,15 @@ class TableConfig(BaseModel):
         return RuleSet(players=self.players, dealer=dealer, pass_sixes=self.pass_sixes, must_beat=self.must_beat)
 
 
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def possible_table_id(text: str) -> bool:
+    """Whether ``text`` could name a table (ids are short URL-safe tokens): anything else is not worth a query,
+    and some of it (a NUL) is no text PostgreSQL takes."""
+    return _TABLE_ID.fullmatch(text) is not None
+
+
 def new_token() -> str:
     """A secret seat token: 32 random bytes, URL-safe."""
     return secrets.token_urlsafe(32)
@@ -159,6 +169,8 @@ class Connection:
 
     def __init__(self, seat: int | None, limit: int) -> None:
         self.seat = seat
+        self.token_hash: str | None = None
+        """The hash of the token this connection holds its seat with: the seat's credentials at hello."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._limit = limit
         self.closed = False
@@ -230,6 +242,9 @@ class Table:
         self.connections: set[Connection] = set()
         self.quiet_since = time.monotonic()
         """When the table last had news: an event, or a connection closing (for putting idle tables to sleep)."""
+        self.used_at = time.monotonic()
+        """When this process last had a use for it: a request, a connection opening or closing (a process
+        sharing the database lets a table go some time after that; see :meth:`~rules.server.hub.Hub.let_go`)."""
         self.asleep = False
         """Set once the hub has put this table to sleep: this object is out of use; the hub loads a new one."""
         self._presence: frozenset[int] = frozenset()
@@ -305,8 +320,9 @@ class Table:
                 return seat
         return None
 
-    def render(self, *, resync: bool) -> dict[int | None, str]:
-        """The update after the last event, as JSON text, for each seat (and spectators, if any watch).
+    def render(self, *, resync: bool, only: set[int | None] | None = None) -> dict[int | None, str]:
+        """The update after the last event, as JSON text, for each seat (and spectators, if any watch), or for the
+        seats in ``only``.
 
         The parts everyone shares are serialized once; only the view differs from seat to seat.
         """
@@ -331,6 +347,8 @@ class Table:
         audience: list[int | None] = list(range(self.config.players))
         if any(conn.seat is None for conn in self.connections):
             audience.append(None)
+        if only is not None:
+            audience = [seat for seat in audience if seat in only]
         return {seat: head + ("null" if game is None else game.view(seat).model_dump_json()) + "}" for seat in audience}
 
     def catch_up(self, seat: int | None, last_seen: int | None) -> list[str]:
@@ -346,14 +364,26 @@ class Table:
 
     def at_rest(self) -> bool:
         """Nothing will happen at this table until a person acts: no server move due or under way, no clock running."""
-        return not self._tasks and self.deadline is None and self._server_work() is None
+        return not self._tasks and self.resting()
+
+    def resting(self) -> bool:
+        """No server move is due and no clock runs (work under way aside)."""
+        return self.deadline is None and self._server_work() is None
+
+    @property
+    def busy(self) -> bool:
+        """Work of this table's is under way here (a server move, reading events, taking the lead)."""
+        return bool(self._tasks) or self.lock.locked()
+
+    def touch(self) -> None:
+        self.used_at = time.monotonic()
 
     # --- connections ------------------------------------------------------------------------------
 
     def detach(self, conn: Connection) -> None:
         """A connection closed: forget it, and tell the others if its seat is now without a connection."""
         self.connections.discard(conn)
-        self.quiet_since = time.monotonic()
+        self.quiet_since = self.used_at = time.monotonic()
         self.announce_presence()
 
     def announce_presence(self) -> None:
@@ -380,10 +410,12 @@ class Table:
         if kind == "seat_taken":
             seat = record["seat"]
             self.seats[seat] = SeatState("human", name=record.get("name"), token_hash=record["token_hash"])
+            self._end_credentials(seat, "someone else took this seat")
             public = SeatTaken(seat=seat, name=record.get("name"))
         elif kind == "seat_freed":
             seat = record["seat"]
             self.seats[seat] = SeatState("free", left=True)
+            self._end_credentials(seat, "you left this seat")
             public = SeatFreed(seat=seat)
         elif kind == "hand_started":
             self.hand_no = record["hand"]
@@ -400,6 +432,35 @@ class Table:
             return
         self.event_no += 1
         self.last = _Last(public, by, [])
+
+    def _end_credentials(self, seat: int, reason: str) -> None:
+        """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current.
+
+        Every process applies every event of the tables it holds, so wherever the old holder is connected,
+        its sockets close when the seat is left or taken over (and a move that races it is refused as
+        ``stale``: the event number is taken).
+        """
+        current = self.seats[seat].token_hash
+        for conn in list(self.connections):
+            if conn.seat == seat and conn.token_hash != current:
+                conn.drop(4000, reason)
+
+    def holds_seat(self, conn: Connection) -> bool:
+        """The connection's seat is still held with the token it said hello with."""
+        seat = conn.seat
+        return (
+            seat is not None
+            and not conn.closed
+            and self.seats[seat].kind == "human"
+            and self.seats[seat].token_hash == conn.token_hash
+        )
+
+    async def refresh(self) -> None:
+        """Read your writes: apply whatever other processes committed that this table has not heard of yet
+        (lock held). A decision about a token, a seat or a move is then taken on the committed truth.
+        Nothing to do when this process is the store's only writer."""
+        if self._store.shared:
+            await self._catch_up()
 
     def _played(self, event: Event, notifications: list[Notification], by: Actor) -> None:
         """Bookkeeping after the game accepted ``event``."""
@@ -515,7 +576,10 @@ class Table:
         """After an event: the clock, the updates to every connection, the server's next move."""
         self._set_clock()
         self.quiet_since = time.monotonic()
-        texts = self.render(resync=False)
+        # With several processes, each renders the views of the seats connected to it (a reconnecting client
+        # whose seat was not rendered here gets a full resync); alone, every seat's, for exact replays.
+        only = {conn.seat for conn in self.connections} if self._store.shared else None
+        texts = self.render(resync=False, only=only)
         self._history.append((self.event_no, texts))
         for conn in list(self.connections):
             text = texts.get(conn.seat)
@@ -693,4 +757,4 @@ def _event_part(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key != "by"}
 
 
-__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "token_hash"]
+__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "possible_table_id", "token_hash"]

@@ -9,6 +9,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
 from postgres import drop_database, fresh_database
 from serving import ServedProcess
 
@@ -37,13 +38,39 @@ def test_serve_refuses_bad_settings() -> None:
     assert result.returncode == 2 and "sync: 'sometimes' is not full or normal" in result.stderr
 
 
-def test_loadtest_drives_duels_over_real_websockets() -> None:
-    result = _run("loadtest", "--tables", "3", "--seconds", "1", "--json")
+def test_loadtest_drives_duels_over_real_websockets_and_cleans_up(tmp_path: Path) -> None:
+    """Weak players finish hands and start new ones; --json is strict JSON; nothing is left in the temp folder."""
+    result = _run("loadtest", "--tables", "3", "--seconds", "2", "--json", env={"TMPDIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr
-    figures = json.loads(result.stdout)
+    figures = json.loads(result.stdout, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
     assert figures["tables"] == 3 and figures["moves"] > 0
     assert figures["errors"] == 0 and figures["lost_moves"] == 0
+    assert figures["hands_finished"] > 0  # and seat 0 asked for the next hand: play went on past it
     assert set(figures["latency_ms"]) == {"p50", "p95", "p99", "max"}
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_loadtest_against_a_running_server_has_no_cpu_figure_and_prints_null(tmp_path: Path) -> None:
+    env = {"TRUMPS_MAX_TABLES_PER_CLIENT": "0", "TRUMPS_RATE": "1000", "TRUMPS_BURST": "1000"}
+    server = ServedProcess(tmp_path / "load.sqlite3", env).start()
+    try:
+        result = _run("loadtest", "--url", server.ws, "--tables", "1", "--seconds", "1", "--json")
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+    assert figures["server_cpu_ms_per_move"] is None and figures["server_cores_busy"] is None
+
+
+def test_loadtest_and_serve_refuse_bad_arguments_in_one_line() -> None:
+    for args, words in [
+        (["loadtest", "--url", "nonsense"], "--url nonsense: give ws://HOST:PORT"),
+        (["loadtest", "--url", "ws://[::1"], "--url ws://[::1: not a URL"),
+        (["loadtest", "--url", "ws://localhost:99999"], "not a URL"),
+        (["serve", "--log-level", "loud"], "--log-level loud: choose one of debug, info, warning, error"),
+    ]:
+        result = _run(*args)
+        assert result.returncode == 2 and result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
 
 
 def test_loadtest_spreads_duels_over_two_servers_on_postgresql() -> None:

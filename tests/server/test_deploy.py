@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
+import json
+import re
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
+import websockets
 from postgres import drop_database, free_port, fresh_database
 from server_helpers import Seat, Server, hand_over, play_until
 from websockets.exceptions import ConnectionClosed
@@ -29,15 +33,16 @@ def test_the_docs_show_the_shipped_config() -> None:
     assert "deploy/nginx.conf" in deploy and "proxy_set_header Upgrade $http_upgrade;" in deploy
 
 
-def test_play_goes_through_nginx_and_survives_a_dead_process(tmp_path: Path) -> None:
-    """The shipped config in front of two processes on one database: a duel through nginx, one process killed."""
-    database = fresh_database()
-    servers = [Server(database, TRUMPS_RATE="1000", TRUMPS_BURST="1000", TRUMPS_BOT_PROCESSES="0") for _ in "ab"]
+def _nginx(tmp_path: Path, servers: list[Server]) -> tuple[subprocess.Popen[bytes], int]:
+    """The shipped config on a free port in front of ``servers`` (one or two), started; (nginx, its port)."""
     port = free_port()
     config = CONFIG.read_text()
     config = config.replace("listen 8080;", f"listen 127.0.0.1:{port};")
     config = config.replace("127.0.0.1:8001", f"127.0.0.1:{servers[0].port}")
-    config = config.replace("127.0.0.1:8002", f"127.0.0.1:{servers[1].port}")
+    if len(servers) > 1:
+        config = config.replace("127.0.0.1:8002", f"127.0.0.1:{servers[1].port}")
+    else:
+        config = config.replace("        server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n", "")
     config = config.replace("pid /tmp/trumps-nginx.pid;", f"pid {tmp_path}/nginx.pid;")
     # Its scratch directories here, so that it runs without root too.
     scratch = " ".join(
@@ -49,6 +54,85 @@ def test_play_goes_through_nginx_and_survives_a_dead_process(tmp_path: Path) -> 
         [shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
         stderr=subprocess.PIPE,
     )
+    return nginx, port
+
+
+def test_every_location_forwards_the_clients_address_host_and_scheme() -> None:
+    """A location with a proxy_set_header of its own drops the server block's: each one must say all three."""
+    locations = re.findall(r"location [^{]*\{(.*?)\n        \}", CONFIG.read_text(), re.S)
+    assert len(locations) == 3
+    for body in locations:
+        for header in ("Host $host", "X-Forwarded-For $proxy_add_x_forwarded_for", "X-Forwarded-Proto $scheme"):
+            assert f"proxy_set_header {header};" in body, body
+
+
+def _create_from(port: int, address: str, forwarded: str | None = None) -> int:
+    """POST /api/tables through nginx from the loopback ``address`` (any of 127/8), with a client's own
+    X-Forwarded-For if ``forwarded``; the HTTP status."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(address, 0))
+    headers = {"Content-Type": "application/json"} | ({"X-Forwarded-For": forwarded} if forwarded else {})
+    try:
+        conn.request("POST", "/api/tables", body=json.dumps({"players": 2}), headers=headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+async def _open_from(port: int, address: str, forwarded: str | None = None) -> str:
+    """A WebSocket through nginx from ``address``: the type (or error code) of the server's first answer."""
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    url = f"ws://127.0.0.1:{port}/ws/tables/nothing"
+    async with websockets.connect(url, local_addr=(address, 0), additional_headers=headers) as ws:
+        try:  # a refused connection is told at once; an admitted one waits for hello (a ping answers)
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 1))
+        except TimeoutError:
+            await ws.send(json.dumps({"type": "ping"}))
+            answer = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        return str(answer.get("code", answer["type"]))
+
+
+def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(tmp_path: Path) -> None:
+    """One table and one WebSocket per address: the limits count players (nginx's address would be one for all),
+    and a client's own X-Forwarded-For does not make it someone else."""
+    database = fresh_database()
+    server = Server(database, TRUMPS_MAX_TABLES_PER_CLIENT="1", TRUMPS_MAX_CONNECTIONS_PER_CLIENT="1")
+    nginx, port = _nginx(tmp_path, [server])
+    proxy = Server(database)
+    proxy.port = port
+    try:
+        server.start()
+        deadline = time.monotonic() + 20
+        while proxy.get("/healthz")[0] != 200:
+            assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.1)
+        assert _create_from(port, "127.0.0.2") == 200
+        assert _create_from(port, "127.0.0.2") == 429  # its one table
+        assert _create_from(port, "127.0.0.3") == 200  # another player, not nginx's 127.0.0.1 again
+        assert _create_from(port, "127.0.0.3", forwarded="127.0.0.9") == 429  # still 127.0.0.3
+        assert _create_from(port, "127.0.0.4", forwarded="127.0.0.2") == 200  # not 127.0.0.2
+
+        async def sockets() -> None:
+            held = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/x", local_addr=("127.0.0.2", 0))
+            try:
+                assert await _open_from(port, "127.0.0.2") == "too_many_connections"
+                assert await _open_from(port, "127.0.0.2", forwarded="127.0.0.7") == "too_many_connections"
+                assert await _open_from(port, "127.0.0.3") == "pong"
+            finally:
+                await held.close()
+
+        asyncio.run(sockets())
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+        server.stop()
+        drop_database(database)
+
+
+def test_play_goes_through_nginx_and_survives_a_dead_process(tmp_path: Path) -> None:
+    """The shipped config in front of two processes on one database: a duel through nginx, one process killed."""
+    database = fresh_database()
+    servers = [Server(database, TRUMPS_RATE="1000", TRUMPS_BURST="1000", TRUMPS_BOT_PROCESSES="0") for _ in "ab"]
+    nginx, port = _nginx(tmp_path, servers)
     proxy = Server(database)
     proxy.port = port  # the client's view: one address, nginx's
     try:

@@ -7,10 +7,12 @@ import json
 import random
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
+from postgres import drop_database, fresh_database
 from server_helpers import Seat, Server, check_no_leaks, hand_over, play_until
 from websockets.exceptions import ConnectionClosed
 
@@ -201,7 +203,7 @@ def test_flood_errors_say_what_happened(strict: Server) -> None:
 def test_bad_http_requests(server: Server) -> None:
     table_id, _, _ = _duel(server)
     cases: list[tuple[str, Any, int, str, str]] = [
-        ("/api/tables", b"{nope", 400, "bad_request", "not valid JSON"),
+        ("/api/tables", b"{nope", 400, "bad_json", "not valid JSON"),
         ("/api/tables", [1], 400, "bad_request", "JSON object"),
         ("/api/tables", {"players": 7}, 400, "bad_request", "players"),
         ("/api/tables", {"players": 2, "dealer": 3}, 400, "bad_request", "dealer 3"),
@@ -279,7 +281,7 @@ def test_deep_nesting_and_huge_numbers_are_ordinary_refusals(tmp_path_factory: p
     ]
     for body in hostile:
         status, error = server.post("/api/tables", body)
-        assert (status, error["code"]) == (400, "bad_request") and "not valid JSON" in error["message"]
+        assert (status, error["code"]) == (400, "bad_json") and "not valid JSON" in error["message"]
 
     async def scenario() -> None:
         seat = Seat(f"{server.ws}/ws/tables/{table_id}", token0, 0)
@@ -308,3 +310,49 @@ def test_health_readiness_and_metrics(server: Server) -> None:
     for name in ("trumps_connections", "trumps_tables", "trumps_events_total", "trumps_commit_seconds_bucket"):
         assert f"\n{name}" in text, name
     assert 'trumps_events_total{by="player"}' in text
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_escaping_inputs_are_refused_as_the_protocol_says(kind: str, tmp_path: Path) -> None:
+    """A lone surrogate, thousands of digits, deep nesting, a NUL in a table id: each one refusal, one log line."""
+    database = fresh_database() if kind == "postgres" else str(tmp_path / "escaping.sqlite3")
+    server = Server(database, TRUMPS_MAX_MESSAGE_BYTES="16384")
+    server.log_level = "info"
+    try:
+        server.start()
+        table_id, token0, _ = _duel(server)
+        digits, deep = "9" * 5000, "[" * 1500 + "]" * 1500
+        for path in ("/api/replay", "/api/analysis", "/api/analysis/move"):
+            for body in ('{"log": ' + digits + "}", '{"log": ' + deep + "}", '{"log": "x", "n": ' + digits + "}"):
+                status, error = server.post(path, body.encode())
+                assert (status, error["code"]) == (400, "bad_json"), (path, body[:20], error)
+            status, error = server.post(path, b"not json")
+            assert (status, error["code"]) == (400, "bad_json")
+        status, error = server.post("/api/tables", b'{"players": 2, "name": "\\ud800"}')
+        assert (status, error["code"]) == (400, "bad_json") and "surrogate" in error["message"]
+        for path in ("/api/tables/%00", "/api/tables/a%00b", "/api/tables/%00/join", "/api/tables/%00/hands/1/log"):
+            status, error = server.post(path, {}) if path.endswith("join") else server.get(path)
+            assert (status, error["code"]) == (404, "not_found"), (path, error)
+
+        async def sockets() -> None:
+            seat = Seat(f"{server.ws}/ws/tables/{table_id}", token0, 0)
+            await seat.connect()
+            refused = await _error(seat, '{"type": "ping", "nonce": "\\ud800"}')
+            assert refused["code"] == "bad_json"
+            await seat.send({"type": "ping", "nonce": "still here"})
+            while (reply := await seat.recv())["type"] != "pong":
+                pass
+            assert reply["nonce"] == "still here"
+            await seat.close()
+            async with websockets.connect(f"{server.ws}/ws/tables/%00") as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "not_found"
+                assert await _closed(ws) == 1008
+
+        asyncio.run(sockets())
+    finally:
+        log = server.stop()
+        if kind == "postgres":
+            drop_database(database)
+    assert "Traceback" not in log and " 500 " not in log and "internal" not in log, log
+    assert log.count("POST /api/replay 400") == 4 and log.count("refused bad_json") == 1

@@ -397,3 +397,24 @@ def test_the_clock_goes_on_when_its_process_dies(servers: list[Server]) -> None:
     asyncio.run(watch())
     by = [record["by"] for record in b.stored_events()[table_id]]
     assert by.count("clock") >= 2
+
+
+def test_a_clock_nobody_watches_goes_on_when_its_leader_dies(servers: list[Server]) -> None:
+    """Nobody connected anywhere, the clock playing for both seats on a: a is killed, and b, which held nothing
+    of the table, takes it up (its lead is free and it is not at rest) and its clock plays on."""
+    a, b, _ = servers
+    a.start(), b.start()
+    table_id = _table(a, clock=1)
+    for seat in (0, 1):
+        _join(a, table_id, seat)  # a deals, so a leads; nobody connects
+    deadline = time.monotonic() + 20
+    while [record["by"] for record in a.stored_events().get(table_id, [])].count("clock") < 2:
+        assert time.monotonic() < deadline, "a's clock did not play"
+        time.sleep(0.2)
+    a.kill()
+    before = len(b.stored_events()[table_id])
+    deadline = time.monotonic() + 30
+    while len(b.stored_events()[table_id]) < before + 2:
+        assert time.monotonic() < deadline, "nobody took up the table whose leader died"
+        time.sleep(0.2)
+    assert all(record["by"] == "clock" for record in b.stored_events()[table_id][before:])

@@ -1,0 +1,122 @@
+"""What the lobby knows of tables this process does not hold (a shared database, several processes).
+
+A process holds a table in memory only while it has a use for it (a connection, a request, a
+computer seat or clock it leads); the lobby still lists every table of the site. For the others
+it keeps a lobby entry, brought up to date by the notices every process hears: a table's
+creation (with its configuration), its seats taken and freed, its hands started, and the end of
+its match (its moves are heard only by the processes that hold it, so the entry's event number is
+that of its last seat or hand event). Nothing is replayed.
+
+>>> tables = Elsewhere()
+>>> config = {"players": 2, "dealer": 0, "pass_sixes": True, "must_beat": False, "computer": {}, "clock": None,
+...           "match_hands": None}
+>>> tables.heard("abc", 0, {"type": "table_created", "config": config, "created": 1.0})
+>>> tables.heard("abc", 1, {"type": "seat_taken", "seat": 0, "name": "Ann", "by": "player"})
+>>> [(seat.kind, seat.name) for seat in tables.infos()[0].seats]
+[('human', 'Ann'), ('free', None)]
+>>> tables.heard("abc", 0, {"type": "table_finished"})
+>>> tables.infos()
+[]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from rules.events import RuleOptions
+from rules.server.protocol import SeatInfo, TableInfo
+
+ENTRIES = 20_000
+"""Tables held elsewhere the lobby keeps entries for at most (the oldest are forgotten past it)."""
+
+
+@dataclass
+class Entry:
+    info: TableInfo
+    created: float
+    quiet_since: float
+    """When its last event was heard of (monotonic clock), for leaving abandoned matches out of the lobby."""
+    event_no: int = 0
+    """Its last event heard of (kept apart from :attr:`info`, which changes only with its seats and hands)."""
+
+
+def entry_of(table_id: str, config: dict[str, Any], created: float) -> Entry:
+    """A new table's entry: its seats as its configuration leaves them, nothing happened yet."""
+    computer = {int(seat): level for seat, level in config.get("computer", {}).items()}
+    seats = [
+        SeatInfo(seat=seat, kind="computer", level=computer[seat])
+        if seat in computer
+        else SeatInfo(seat=seat, kind="free")
+        for seat in range(config["players"])
+    ]
+    info = TableInfo(
+        id=table_id,
+        players=config["players"],
+        rules=RuleOptions(pass_sixes=config["pass_sixes"], must_beat=config["must_beat"]),
+        seats=seats,
+        status="waiting",
+        hand=0,
+        event_no=0,
+        clock=config.get("clock"),
+        match_hands=config.get("match_hands"),
+    )
+    return Entry(info, created, time.monotonic())
+
+
+class Elsewhere:
+    """Lobby entries of the site's open tables this process does not hold, by id."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, Entry] = {}
+
+    def add(self, entry: Entry) -> None:
+        if entry.info.status == "finished":
+            self.entries.pop(entry.info.id, None)
+            return
+        self.entries[entry.info.id] = entry
+        if len(self.entries) > ENTRIES:
+            del self.entries[next(iter(self.entries))]
+
+    def forget(self, table_id: str) -> None:
+        self.entries.pop(table_id, None)
+
+    def heard(self, table_id: str, no: int, record: dict[str, Any] | None) -> None:
+        """Another process committed event ``no`` of a table (``record``, when the notice carried it)."""
+        kind = record.get("type") if record else None
+        if kind == "table_created" and record is not None:
+            self.add(entry_of(table_id, record["config"], float(record.get("created", time.time()))))
+            return
+        entry = self.entries.get(table_id)
+        if entry is None:
+            return
+        if kind == "table_finished":
+            del self.entries[table_id]
+            return
+        entry.quiet_since = time.monotonic()
+        entry.event_no = max(no, entry.event_no)
+        info = entry.info
+        update: dict[str, Any] = {}
+        if record is not None and kind in ("seat_taken", "seat_freed"):
+            seat = record["seat"]
+            seats = list(info.seats)
+            if kind == "seat_taken":
+                seats[seat] = SeatInfo(seat=seat, kind="human", name=record.get("name"))
+            else:
+                seats[seat] = SeatInfo(seat=seat, kind="free", left=True)
+            update["seats"] = seats
+        elif record is not None and kind == "hand_started":
+            update |= {"hand": int(record["hand"]), "status": "playing"}
+        if update:  # a move (most notices) changes only the event number
+            entry.info = info.model_copy(update=update)
+
+    def infos(self) -> list[TableInfo]:
+        return [self.info(entry) for entry in self.entries.values()]
+
+    @staticmethod
+    def info(entry: Entry) -> TableInfo:
+        """The entry's lobby line, with its latest event number."""
+        if entry.info.event_no != entry.event_no:
+            entry.info = entry.info.model_copy(update={"event_no": entry.event_no})
+        return entry.info

@@ -1,0 +1,84 @@
+"""Does a site gain capacity with processes? Server CPU per move for 1, 2, 3 processes on PostgreSQL.
+
+``python -m rules.server.scaling [--db URL] [--tables 60] [--think 0.5] [--seconds 20] [--processes 1,2,3]
+[--spread random,table]``
+
+For each number of processes it creates a fresh database on the PostgreSQL server ``--db``
+(dropped afterwards), runs ``trumps loadtest --servers N --json`` on it at the same total load
+(``--tables`` duels of weak players, each waiting ``--think`` seconds on average before a move),
+once with each seat connected to a process at random (``random``: nginx's ``least_conn``) and once
+with both seats of a table on one process (``table``: nginx's ``hash $uri consistent``), and prints the CPU time the
+server processes spent per move, summed over all of them, with its ratio to the first row, and
+the latency from a move to the update that shows it. It is a benchmark, not a test: the figures
+depend on the machine and on what else runs on it (the last column says how much something
+waited for a CPU meanwhile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import subprocess
+import sys
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+
+def _database(url: str, name: str) -> str:
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+def measure(server: str, processes: int, tables: int, think: float, seconds: float, spread: str) -> dict[str, Any]:
+    """``trumps loadtest``'s figures for ``processes`` servers on a fresh database of ``server``."""
+    name = f"trumps_scaling_{secrets.token_hex(4)}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        command = [sys.executable, "-c", "from rules.cli import main; main()", "loadtest", "--json"]
+        command += ["--servers", str(processes), "--db", _database(server, name), "--tables", str(tables)]
+        command += ["--think", str(think), "--seconds", str(seconds), *(["--by-table"] if spread == "table" else [])]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 300)
+        if not result.stdout.strip():
+            raise RuntimeError(f"trumps loadtest failed: {result.stderr.strip()}")
+        figures: dict[str, Any] = json.loads(result.stdout)
+        return figures
+    finally:
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules.server.scaling", description=__doc__.split("\n")[0])
+    parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/postgres", help="a PostgreSQL server")
+    parser.add_argument("--tables", type=int, default=60, help="concurrent duels (the same for every row)")
+    parser.add_argument("--think", type=float, default=0.5, help="mean seconds a client waits before a move")
+    parser.add_argument("--seconds", type=float, default=20, help="how long each row plays")
+    parser.add_argument("--processes", default="1,2,3", help="the numbers of server processes, comma-separated")
+    parser.add_argument("--spread", default="random,table", help="how sockets are spread: random, table or both")
+    options = parser.parse_args(argv)
+    counts = [int(count) for count in options.processes.split(",")]
+    print(f"{options.tables} duels, thinking {options.think:g} s a move on average, {options.seconds:g} s a row")
+    print("spread  processes  moves/s  CPU ms/move (all processes)  vs 1st  p50 ms  p99 ms  errors  CPU pressure")
+    for spread in options.spread.split(","):
+        first: float | None = None
+        for count in counts:
+            figures = measure(options.db, count, options.tables, options.think, options.seconds, spread)
+            cpu = figures["server_cpu_ms_per_move"]
+            first = cpu if first is None else first
+            ratio = f"{cpu / first:.2f}x" if cpu is not None and first else "-"
+            latency = figures["latency_ms"]
+            pressure = figures["machine_cpu_pressure"]
+            print(
+                f"{spread:>6}  {count:>9}  {figures['moves_per_second']:>7}  {cpu if cpu is not None else '-':>27}  "
+                f"{ratio:>6}  {latency['p50']:>6}  {latency['p99']:>6}  {figures['errors'] + figures['lost_moves']:>6}"
+                f"  {'-' if pressure is None else f'{pressure:.0%}':>12}",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

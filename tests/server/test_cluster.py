@@ -1,0 +1,163 @@
+"""Two server processes on one real PostgreSQL database, each deciding on the committed truth.
+
+A token, a seat or an event committed on one process counts on the other at once (read your
+writes), and a seat's credentials end on every process when it is left. The two processes are
+started once for the module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+from postgres import drop_database, fresh_database
+from server_helpers import Seat, Server, play_until
+from websockets.exceptions import ConnectionClosed
+
+FAST = {
+    "TRUMPS_RATE": "1000",
+    "TRUMPS_BURST": "1000",
+    "TRUMPS_BOT_PROCESSES": "0",
+    "TRUMPS_MAX_TABLES_PER_CLIENT": "0",
+    "TRUMPS_RELEASE_SECONDS": "0.5",
+}
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[tuple[Server, Server]]:
+    database = fresh_database()
+    a, b = Server(database, **FAST), Server(database, **FAST)
+    try:
+        a.start(), b.start()
+        yield a, b
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
+
+
+def _create(server: Server, **config: Any) -> dict[str, Any]:
+    status, created = server.post("/api/tables", {"players": 2, **config})
+    assert status == 200, created
+    return created
+
+
+def test_a_table_created_on_one_process_is_known_at_once_on_the_other(pair: tuple[Server, Server]) -> None:
+    """Create on a, then at once hello with the new token on b (and look the table up on b): 200 times, no refusal."""
+    a, b = pair
+
+    async def run() -> list[dict[str, Any]]:
+        refused = []
+        for _ in range(200):
+            created = _create(a)
+            table_id = created["table"]["id"]
+            async with websockets.connect(f"{b.ws}/ws/tables/{table_id}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": created["token"]}))
+                welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if welcome["type"] != "welcome" or welcome["seat"] != 0:
+                refused.append(welcome)
+        return refused
+
+    assert asyncio.run(run()) == []
+    for _ in range(20):
+        created = _create(a)
+        status, info = b.get(f"/api/tables/{created['table']['id']}")
+        assert status == 200 and info["event_no"] == 1 and info["seats"][0]["kind"] == "human", info
+
+
+def test_a_seat_left_through_another_process_closes_its_sockets_everywhere(pair: tuple[Server, Server]) -> None:
+    a, b = pair
+    created = _create(a, join=False)
+    table_id = created["table"]["id"]
+    _, first = a.post(f"/api/tables/{table_id}/join", {"seat": 0})
+    _, second = a.post(f"/api/tables/{table_id}/join", {"seat": 1})
+
+    async def run() -> None:
+        leaver = Seat(f"{b.ws}/ws/tables/{table_id}", second["token"], 1)
+        stayer = Seat(f"{a.ws}/ws/tables/{table_id}", first["token"], 0)
+        await leaver.connect()
+        await stayer.connect()
+        status, left = a.post(f"/api/tables/{table_id}/leave", {"token": second["token"]})
+        assert status == 200 and left["seat"] == 1
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await leaver.receive(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        # Someone else sits down in seat 1 (through b); the old token holds nothing anywhere.
+        status, newcomer = b.post(f"/api/tables/{table_id}/join", {"seat": 1})
+        assert status == 200
+        for server in (a, b):
+            async with websockets.connect(f"{server.ws}/ws/tables/{table_id}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": second["token"]}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_token"
+            status, refusal = server.post(f"/api/tables/{table_id}/leave", {"token": second["token"]})
+            assert status == 403 and refusal["code"] == "bad_token"
+        seated = Seat(f"{a.ws}/ws/tables/{table_id}", newcomer["token"], 1)
+        welcome = await seated.connect()
+        assert welcome["seat"] == 1
+        hand = (await seated.update())["view"]
+        for text in leaver.texts:  # nothing of the newcomer's reached the old holder
+            assert json.loads(text).get("event_no", 0) <= welcome["table"]["event_no"] - 2
+        await seated.close()
+        await stayer.close()
+        assert hand is not None
+
+    asyncio.run(run())
+
+
+def _held(server: Server) -> int:
+    """How many tables the process holds in memory (its /metrics)."""
+    with urllib.request.urlopen(f"{server.http}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    return int(float(next(line for line in text.splitlines() if line.startswith("trumps_tables ")).split()[1]))
+
+
+def _until(check: Any, what: str, seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+def test_a_process_holds_only_the_tables_it_has_a_use_for(pair: tuple[Server, Server]) -> None:
+    """A duel played on a alone: b does not hold it (though its lobby lists it); a lets it go once its players
+    have gone; a player's hello on b takes it up there."""
+    a, b = pair
+    _until(lambda: _held(a) == 0 and _held(b) == 0, "the tables of the earlier tests were let go")
+    created = _create(a)
+    table_id = created["table"]["id"]
+    _, joined = a.post(f"/api/tables/{table_id}/join", {})
+
+    async def play() -> list[Seat]:
+        seats = [
+            Seat(f"{a.ws}/ws/tables/{table_id}", token, seat)
+            for seat, token in enumerate((created["token"], joined["token"]))
+        ]
+        for seat in seats:
+            await seat.connect()
+        await play_until(seats, lambda seat: seat.event_no >= 10, timeout=30)
+        assert _held(a) == 1 and _held(b) == 0
+        for seat in seats:
+            await seat.close()
+        return seats
+
+    seats = asyncio.run(play())
+    listed = {table["id"]: table for table in b.get("/api/tables")[1]["tables"]}
+    # b hears only its seat and hand events (not its moves): its lobby lists it as playing.
+    assert listed[table_id]["status"] == "playing" and listed[table_id]["hand"] == 1
+    _until(lambda: _held(a) == 0, "a let the table go once nobody was connected to it")
+
+    async def back_on_b() -> None:
+        seat = Seat(f"{b.ws}/ws/tables/{table_id}", created["token"], 0)
+        seat.event_no = seats[0].event_no
+        welcome = await seat.connect(last_seen=seats[0].event_no)
+        assert welcome["table"]["event_no"] >= seats[0].event_no
+        assert _held(b) == 1 and _held(a) == 0
+        await seat.close()
+
+    asyncio.run(back_on_b())
