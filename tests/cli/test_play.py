@@ -15,7 +15,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from rules.cli import app, terminal
-from rules.cli.play import InputError, Quit, Session, parse_card
+from rules.cli.session import InputError, Quit, Session, parse_card
 from rules.events import Position, Take
 from rules.game import Game
 from rules.log import read_log_file
@@ -453,9 +453,10 @@ def test_a_hint_is_a_legal_move_and_changes_nothing() -> None:
         assert card in {getattr(event, "card", None) for event in legal}
 
 
-def test_there_is_no_hint_for_the_blind_trump_choice() -> None:
+def test_the_hint_at_the_blind_trump_choice_says_any_free_suit_is_as_good_and_why() -> None:
     session, output = run_session(RuleSet(players=2, dealer=1), 0, ["hint"])
-    assert "no hint for the trump choice" in output
+    assert "hint: ♠ spades (s), or any other free suit: they are worth the same." in output
+    assert "every suit has the same nine cards" in output
     assert session.game.events == []
 
 
