@@ -760,13 +760,11 @@ def play_match(
         log.update(game)
         if path is not None:
             shown = shlex.quote(str(path))
-            console.print(
-                _("Log saved to {path} (check it with: {program} replay {path})").format(path=shown, program=program())
-            )
+            saved = _("Log saved to {path} (check it with: {program} replay {path})")
+            console.print(saved.format(path=shown, program=program()), soft_wrap=True)  # a command copied whole
             if game.is_over():
-                console.print(
-                    _("Review it move by move: {program} review {path}").format(path=shown, program=program())
-                )
+                review = _("Review it move by move: {program} review {path}")
+                console.print(review.format(path=shown, program=program()), soft_wrap=True)
         if game.is_over():
             console.print(
                 _("On the analysis board (after {program} serve): {link}").format(

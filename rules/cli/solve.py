@@ -171,6 +171,15 @@ def _before_move(game: Game, move: int) -> Game:
     return Game.from_events(game.header, game.events[:end])
 
 
+def _same(one: Event, other: Event) -> bool:
+    """The same move, whatever the optional fields say (a log may leave out a take's ``count``)."""
+    return (one.type, getattr(one, "seat", None), getattr(one, "card", None)) == (
+        other.type,
+        getattr(other, "seat", None),
+        getattr(other, "card", None),
+    )
+
+
 def _is_move(event: Event) -> bool:
     return event.type in ("lead", "beat", "second", "take")
 
@@ -198,7 +207,7 @@ def _every_move(game: Game, solver: Solver, playouts: int, as_json: bool) -> Non
     lines = []
     for step, event, evaluation in rows:
         exact = evaluation.kind == "exact"
-        value = next(entry.value for entry in evaluation.moves if entry.move == event)
+        value = next(entry.value for entry in evaluation.moves if _same(entry.move, event))
         top = max(entry.value for entry in evaluation.moves)
         best = "" if value == top else f"{describe(evaluation.best[0])}: {_value(top, exact)}"
         lines.append((str(step), str(evaluation.seat), describe(event), _value(value, exact), best))
