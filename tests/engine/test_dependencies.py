@@ -41,7 +41,8 @@ def test_the_engine_imports_without_the_command_line_and_the_web_stack() -> None
 
 
 # The package is not published: the extra is installed from the checkout, with this environment's pip.
-INSTALL = f"install it from the project's folder: {os.path.relpath(Path(sys.executable).parent / 'pip')} install -e '.[server]'"
+PIP = os.path.relpath(Path(sys.executable).parent / "pip")
+INSTALL = f"install it from the project's folder: {PIP} install -e '.[server]'"
 
 
 def test_serve_without_the_server_extra_says_how_to_install_it() -> None:
