@@ -326,3 +326,57 @@ def test_every_commands_help_loads_no_engine_player_or_server_module() -> None:
     modules = loaded_after(code)
     assert "rules.cli.play" in modules and "rules.cli.solve" in modules  # every command's options are known
     assert [name for name in modules if name.startswith((*HEAVY, "starlette", "uvicorn", "transitions"))] == []
+
+
+# --- at a real terminal ---------------------------------------------------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x01\x02]")
+_CARD = re.compile(r"(?:10|[6-9JQKA])[♠♥♦♣]")
+
+
+def test_at_a_terminal_a_duel_shows_the_tracker_and_a_valued_hint() -> None:
+    """Through a pseudo-terminal: the trump hint, the opponent's cards on the table, a hint with its value."""
+    import pty
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--no-save", "--level", "easy"]
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="50")
+    with subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env) as process:
+        os.close(slave)
+        screen = ""
+
+        def until(pattern: str, seconds: float = 60) -> str:
+            nonlocal screen
+            deadline = time.monotonic() + seconds
+            start = len(screen)
+            while not re.search(pattern, screen[start:]):
+                ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+                assert ready, screen[-600:]
+                screen += _ANSI.sub("", os.read(master, 65536).decode(errors="replace"))
+            return screen[start:]
+
+        def type_line(text: str) -> None:
+            os.write(master, text.encode() + b"\r")
+
+        try:
+            offered = until(r"your trump> ")
+            type_line("hint")
+            assert "or any other free suit: they are worth the same" in until(r"your trump> ")
+            type_line(re.findall(r"\((\w)\)", offered.rsplit("Choose your trump", 1)[1])[0])
+            table = until(r"your move> ")
+            north = re.search(r"North\s+trump \S\s+(\d+) cards\s+holds(.*?)Pile", table, re.S)
+            assert north is not None, table
+            assert len(_CARD.findall(north.group(2))) == int(north.group(1))  # every card North holds, worked out
+            assert re.search(r"Move \d+ · cards: You \d+, North \d+, pile \d+", table)
+            type_line("h")
+            hint = until(r"your move> ", 120)
+            assert re.search(r"hint: .+ (wins\.|draws; nothing wins\.|you are lost whatever you do\.|about \d+%)", hint)
+            type_line("q")
+            until(r"Hand 1 stopped")
+            process.wait(timeout=30)
+        finally:
+            os.close(master)
+            if process.poll() is None:
+                process.kill()
