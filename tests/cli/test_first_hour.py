@@ -380,3 +380,43 @@ def test_at_a_terminal_a_duel_shows_the_tracker_and_a_valued_hint() -> None:
             os.close(master)
             if process.poll() is None:
                 process.kill()
+
+
+def test_review_at_a_terminal_steps_forward_back_and_to_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules.cli import review
+
+    game = read_log(WON_LOG + '{"type": "beat", "seat": 1, "card": "KH"}\n')
+    typed = iter(["", "b", "2", "l", "", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(typed))
+    output = io.StringIO()
+    review._step_through(Console(file=output, width=100, no_color=True), review.told(game), "ADDRESS")
+    screen = output.getvalue()
+    shown = re.findall(r"Event (\d) of 2", screen)
+    assert shown == ["1", "2", "1", "2", "2", "2"]  # start, Enter, b, 2, l (the link), Enter at the end
+    assert "ADDRESS" in screen and "That was the last event; q to stop." in screen
+    assert "South  ♠  A♠  7♦" in screen  # every hand face up, each trump beside it
+
+
+def test_solve_shows_its_search_on_standard_error_at_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    game = Game.from_position(WON)
+    deal = tmp_path / "deal.jsonl"
+    fresh = Game(game.rules, seed=1)
+    while fresh.phase == "trump_choice":
+        fresh.push(fresh.legal_moves()[0])
+    fresh.push(fresh.sample_deal())
+    deal.write_text("".join(line + "\n" for line in log_lines(fresh)), encoding="utf-8")
+    master, slave = pty.openpty()
+    command = [sys.executable, "-c", "from rules.cli import main; main()", "solve", str(deal), "--seconds", "1"]
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100")
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=slave, env=env, timeout=120, check=False)
+    os.close(slave)
+    seen = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(master, 65536):
+            seen += chunk
+    os.close(master)
+    assert done.returncode == 0
+    assert re.search(r"searching: \d+ s, [\d,]+ positions", _ANSI.sub("", seen.decode(errors="replace")))
+    assert b"searching" not in done.stdout  # the answer alone on standard output
