@@ -6,12 +6,20 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from rules.defaults import DEALER as DEALER
-from rules.defaults import MAX_PLAYERS as MAX_PLAYERS
-from rules.defaults import MIN_PLAYERS as MIN_PLAYERS
-from rules.defaults import MUST_BEAT as MUST_BEAT
-from rules.defaults import PASS_SIXES as PASS_SIXES
-from rules.defaults import PLAYERS as PLAYERS
+from rules.defaults import DEALER, MAX_PLAYERS, MIN_PLAYERS, MUST_BEAT, PASS_SIXES, PLAYERS
+
+__all__ = [
+    "DEALER",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MUST_BEAT",
+    "PASS_SIXES",
+    "PLAYERS",
+    "Dealer",
+    "Players",
+    "RuleSet",
+    "dealer_problem",
+]
 
 Players = Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
 """The number of players (rules §1): two to four."""
