@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -24,11 +25,13 @@ from rich.table import Table
 from rich.text import Text
 
 from rules import core
-from rules.analysis import Evaluation
 from rules.cards import FULL_PACK_MASK, RANK_CHARS, SUIT_CHARS, Card, Suit, codes_of_mask
 from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SixPassed, Take, Took, WentOut
 from rules.locale import _, ngettext, number, percent, pgettext
 from rules.state import Outcome, View
+
+if TYPE_CHECKING:
+    from rules.analysis import Evaluation
 
 
 def suit_name(letter: str) -> str:
