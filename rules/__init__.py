@@ -7,29 +7,79 @@ the optional extra ``server``; the command line lives in :mod:`rules.cli`).
 >>> game = read_log('{"type": "start", "players": 3}')
 >>> game.rules == RuleSet(players=3), game.phase, game.to_act
 (True, 'trump_choice', 1)
+
+The names are imported when first used (PEP 562), so that a program importing a small part of the
+package, such as ``trumps --version`` importing :mod:`rules.locale`, does not pay for the engine.
 """
 
-from rules.events import (
-    Beat,
-    ChooseTrump,
-    Deal,
-    Event,
-    EventError,
-    Lead,
-    Notification,
-    Position,
-    Second,
-    Start,
-    Take,
-    event_json,
-    parse_event,
-)
-from rules.game import Game, IllegalEvent, Snapshot
-from rules.log import LogError, log_lines, read_log, read_log_file, write_log
-from rules.match import Match
-from rules.options import RuleSet
-from rules.refusal import Refusal
-from rules.state import GameState, Outcome, View
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.events import (
+        Beat,
+        ChooseTrump,
+        Deal,
+        Event,
+        EventError,
+        Lead,
+        Notification,
+        Position,
+        Second,
+        Start,
+        Take,
+        event_json,
+        parse_event,
+    )
+    from rules.game import Game, IllegalEvent, Snapshot
+    from rules.log import LogError, log_lines, read_log, read_log_file, write_log
+    from rules.match import Match
+    from rules.options import RuleSet
+    from rules.refusal import Refusal
+    from rules.state import GameState, Outcome, View
+
+_HOMES = {
+    "Beat": "rules.events",
+    "ChooseTrump": "rules.events",
+    "Deal": "rules.events",
+    "Event": "rules.events",
+    "event_json": "rules.events",
+    "EventError": "rules.events",
+    "Game": "rules.game",
+    "GameState": "rules.state",
+    "IllegalEvent": "rules.game",
+    "Lead": "rules.events",
+    "log_lines": "rules.log",
+    "LogError": "rules.log",
+    "Match": "rules.match",
+    "Notification": "rules.events",
+    "Outcome": "rules.state",
+    "parse_event": "rules.events",
+    "Position": "rules.events",
+    "read_log": "rules.log",
+    "read_log_file": "rules.log",
+    "Refusal": "rules.refusal",
+    "RuleSet": "rules.options",
+    "Second": "rules.events",
+    "Snapshot": "rules.game",
+    "Start": "rules.events",
+    "Take": "rules.events",
+    "View": "rules.state",
+    "write_log": "rules.log",
+}
+"""Where each name of the public API is defined."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'rules' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Beat",

@@ -6,26 +6,26 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
-"""A game has two to four players (rules §1)."""
+from rules.defaults import DEALER, MAX_PLAYERS, MIN_PLAYERS, MUST_BEAT, PASS_SIXES, PLAYERS
 
-PLAYERS = 2
-"""The number of players unless the rules say otherwise: a duel."""
-
-DEALER = 0
-"""The dealer of the first hand unless the rules say otherwise."""
+__all__ = [
+    "DEALER",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MUST_BEAT",
+    "PASS_SIXES",
+    "PLAYERS",
+    "Dealer",
+    "Players",
+    "RuleSet",
+    "dealer_problem",
+]
 
 Players = Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
 """The number of players (rules §1): two to four."""
 
 Dealer = Annotated[int, Field(ge=0, le=MAX_PLAYERS - 1)]
 """A dealer's seat, before it is checked against the number of players (:func:`dealer_problem`)."""
-
-PASS_SIXES = True
-"""Whether sixes pass after the deal unless the rules say otherwise (rules §2.2)."""
-
-MUST_BEAT = False
-"""Whether taking is forbidden while holding a card that beats, unless the rules say otherwise."""
 
 
 def dealer_problem(players: int, dealer: int) -> str | None:

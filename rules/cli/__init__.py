@@ -1,31 +1,43 @@
-"""The ``trumps`` command: one module per subcommand, registered here."""
+"""The ``trumps`` command: one module per subcommand, registered here.
+
+A command's module holds its options and imports what it needs when it runs, so that ``trumps --help``,
+``trumps --version`` and every ``trumps COMMAND --help`` answer without loading the engine, the players or
+the server (``benchmarks/startup.py`` measures it).
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from importlib.metadata import version
 from typing import Annotated, Any
 
 import typer
-import typer.rich_utils
 
-from rules.cli import arena, bench, loadtest, play, replay, serve, solve, spec
+from rules.cli import arena, bench, loadtest, play, replay, review, serve, solve, spec
 from rules.cli.usage import readable, refuse_unknown_language, run
 from rules.locale import LANGUAGES, N_, _, language_from_environment, use_language
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help=N_('Svoi Kozyri ("Your trumps"), the card game.'))
 
 
+def version_line() -> str:
+    """``trumps 0.1.0``: the program and the installed package's version."""
+    from importlib.metadata import version
+
+    return f"trumps {version('your-trumps')}"
+
+
 def _version(asked: bool) -> None:
     if asked:
-        typer.echo(f"trumps {version('your-trumps')}")
+        typer.echo(version_line())
         raise typer.Exit
 
 
 def _language(lang: str | None) -> None:
-    refuse_unknown_language(lang)  # main() has already spoken the language the arguments ask for
+    refuse_unknown_language(lang)
+    if lang is not None:
+        use_language(lang)  # main() has spoken it since the start; a program built from ``app`` speaks it from here
 
 
 @app.callback()
@@ -48,7 +60,7 @@ def _root(
     """Play, replay and analyse games of Svoi Kozyri."""
 
 
-for _module in (play, replay, solve, arena, bench, spec, serve, loadtest):
+for _module in (play, review, replay, solve, arena, bench, spec, serve, loadtest):
     app.command(help=_module.HELP)(getattr(_module, _module.__name__.rpartition(".")[2]))
 
 
@@ -95,13 +107,23 @@ def translated(command: Any) -> None:
         formatter.write_usage(ctx.command_path, " ".join(command.collect_usage_pieces(ctx)), _("Usage:") + " ")
 
     command.format_usage = format_usage
+    format_help = command.format_help
+
+    def format_help_spoken(ctx: Any, formatter: Any) -> None:  # typer's own words, read when it draws the help
+        speak_typer_words()
+        format_help(ctx, formatter)
+
+    command.format_help = format_help_spoken
     for sub in getattr(command, "commands", {}).values():
         translated(sub)
 
 
 def speak_typer_words() -> None:
     """Typer's own words around the help (panel titles, ``[default: …]``, ``[required]``) in the language
-    spoken: typer reads them from these module settings when it draws the help."""
+    spoken: typer reads them from these module settings when it draws the help (imported only then: rich is slow
+    to load)."""
+    import typer.rich_utils
+
     typer.rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
     typer.rich_utils.OPTIONS_PANEL_TITLE = _("Options")
     typer.rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
@@ -111,9 +133,11 @@ def speak_typer_words() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--version"]:  # answered before the commands are built: typer's checks load pydantic
+        typer.echo(version_line())
+        return
     use_language(language_asked(sys.argv[1:], os.environ))
     command = typer.main.get_command(app)
     readable(command)
     translated(command)
-    speak_typer_words()
     run(command, "trumps")

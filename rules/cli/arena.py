@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
+from rules.defaults import MAX_PLAYERS, MIN_PLAYERS, PLAYERS
 from rules.locale import N_, Message, _, english, ngettext, number, percent, said
-from rules.options import MAX_PLAYERS, MIN_PLAYERS, PLAYERS
-from rules.players.arena import ArenaResult, PairResult, check_bots, elo_ratings, run_arena, tasks
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from rules.players.arena import ArenaResult, PairResult
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_(
@@ -37,9 +39,26 @@ def arena(
     players: Annotated[
         int, typer.Option("--players", min=MIN_PLAYERS, max=MAX_PLAYERS, help=N_("Players per game."))
     ] = PLAYERS,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help=N_("Games played in parallel processes."))] = 1,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", min=1, help=N_("Games played in parallel processes (at most one a game, and one a processor).")
+        ),
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from rules.players.arena import check_bots, run_arena, tasks
+
     try:
         check_bots(bots)
         for spec in bots:
@@ -48,6 +67,7 @@ def arena(
         typer.echo(said(error), err=True)
         raise typer.Exit(1) from None
     total = len(tasks(bots, games, seed, players))
+    jobs = processes(jobs, total)
     console = Console(stderr=True)
     columns = (TextColumn(_("arena")), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
@@ -59,7 +79,22 @@ def arena(
         Console().print(_table(result))
 
 
+def processes(jobs: int, games: int, processors: int | None = None) -> int:
+    """The processes worth starting for ``jobs`` asked: no more than the games to play and the processors.
+
+    >>> processes(100, 2, processors=8), processes(4, 40, processors=2), processes(3, 40, processors=None) >= 1
+    (2, 2, True)
+    """
+    if processors is None:
+        processors = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(jobs, games, processors))
+
+
 def _table(result: ArenaResult) -> Table:
+    from rich.table import Table
+
+    from rules.players.arena import elo_ratings
+
     title = ngettext("arena: {players} player, seed {seed}", "arena: {players} players, seed {seed}", result.players)
     table = Table(title=title.format(players=result.players, seed=result.seed))
     table.add_column("A", justify="left")
@@ -117,6 +152,8 @@ def elo_bounds(result: ArenaResult) -> dict[str, dict[str, float | str]]:
     smaller one), so such a bot's rating is given as a bound: the lower end of the 95% interval of
     the winner's score, taken as an Elo difference from the other bot's rating.
     """
+    from rules.players.arena import elo_ratings
+
     ratings = elo_ratings(result.bots, result.pairs)
     bounds: dict[str, dict[str, float | str]] = {}
     for winner, loser, games, low in _sweeps(result):
@@ -132,6 +169,8 @@ def elo_bounds(result: ArenaResult) -> dict[str, dict[str, float | str]]:
 
 def _sweeps(result: ArenaResult) -> Iterator[tuple[str, str, int, float]]:
     """Each pair that one bot won every game of: the winner, the loser, the games, the low end of the winner's score."""
+    from rules.players.arena import PairResult
+
     for pair in result.pairs:
         winner, loser = _sweep(pair)
         if winner is not None and loser is not None:

@@ -16,15 +16,14 @@ from typing import Annotated
 
 import typer
 
-from rules import core
-from rules.cards import mask_of
-from rules.events import ChooseTrump
-from rules.game import Game
 from rules.locale import N_, _, number
-from rules.options import RuleSet
 
 
 def _machine_plies(seconds: float, seed: int) -> tuple[int, float]:
+    from rules.events import ChooseTrump  # the engine is imported by the command, not by trumps --help
+    from rules.game import Game
+    from rules.options import RuleSet
+
     """Random duels through the public API: ``legal_moves()`` and ``push()`` (the machine fires every event)."""
     rng = random.Random(seed)
     plies, start = 0, time.perf_counter()
@@ -42,6 +41,8 @@ def _machine_plies(seconds: float, seed: int) -> tuple[int, float]:
 
 def _search_plies(seconds: float, seed: int) -> tuple[int, float]:
     """Random duels on the lean state: ``core.legal_moves()`` and ``core.apply()``, repetition rule included."""
+    from rules import core
+
     rng = random.Random(seed)
     legal_moves, apply, finished = core.legal_moves, core.apply, core.FINISHED
     plies, start = 0, time.perf_counter()
@@ -57,6 +58,9 @@ def _search_plies(seconds: float, seed: int) -> tuple[int, float]:
 
 def _lean_plies(seconds: float, seed: int) -> tuple[int, float]:
     """Random duels in one hand-written loop: the yardstick, not the rules (a duel ends when a hand empties)."""
+    from rules import core
+    from rules.cards import mask_of
+
     rng = random.Random(seed)
     beaters, take_count, moves_of_mask, take, take_bit = (
         core.BEATERS,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules.game import Game
 from rules.locale import N_, _, ngettext
-from rules.log import LogError, read_log
+
+if TYPE_CHECKING:
+    from rules.game import Game
 
 _PHASES = {
     "lead": N_("seat {seat} is to lead"),
@@ -28,6 +29,8 @@ def replay(
     log: Annotated[str, typer.Argument(help=N_("The log file, or - for standard input."), show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the final state as one JSON object."))] = False,
 ) -> None:
+    from rules.log import LogError, read_log
+
     try:
         data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
     except OSError as error:

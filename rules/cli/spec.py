@@ -15,18 +15,29 @@ HELP = N_("Write spec/ (schemas, state chart, vectors, move counts) from the eng
 
 
 def spec(
-    out: Annotated[Path, typer.Option("--out", help=N_("Folder to write the specification to."))] = Path("spec"),
+    out: Annotated[
+        str, typer.Option("--out", metavar="DIR", help=N_("Folder to write the specification to."))
+    ] = "spec",
     docs: Annotated[
-        Path | None, typer.Option("--docs", help=N_("Also write the generated pages of the documentation site here."))
+        str | None,
+        typer.Option(
+            "--docs", metavar="DIR", help=N_("Also write the generated pages of the documentation site here.")
+        ),
     ] = None,
 ) -> None:
+    folders = {"--out": out} | ({} if docs is None else {"--docs": docs})
+    for option, folder in folders.items():  # both are checked before anything is written
+        problem = folder_problem(folder)
+        if problem is not None:
+            typer.echo(f"{option} {folder!r}: {problem}", err=True)
+            raise typer.Exit(2)
     from rules.spec import write_spec  # the generators build every vector on import: only this command needs them
     from rules.spec.pages import write_pages
 
     try:
-        written = write_spec(out)
+        written = write_spec(Path(out))
         if docs is not None:
-            written += write_pages(docs)
+            written += write_pages(Path(docs))
     except OSError as error:
         typer.echo(_("cannot write {path}: {why}").format(path=error.filename, why=os_reason(error)), err=True)
         raise typer.Exit(1) from None
@@ -34,3 +45,19 @@ def spec(
         typer.echo(_("cannot generate the specification: {why}").format(why=error), err=True)
         raise typer.Exit(1) from None
     typer.echo(ngettext("wrote {count} file", "wrote {count} files", len(written)).format(count=len(written)))
+
+
+def folder_problem(folder: str) -> str | None:
+    """Why ``folder`` cannot take the generated files (``None`` if it can): an empty name, which would mean the
+    current folder, or a path that is not a folder (a file, or under one).
+
+    >>> folder_problem(""), folder_problem("spec") is None
+    ('an empty name: give the folder to write to', True)
+    """
+    if not folder.strip():
+        return _("an empty name: give the folder to write to")
+    path = Path(folder)
+    for place in (path, *path.parents):
+        if place.exists():
+            return None if place.is_dir() else _("{path} is not a folder").format(path=place)
+    return None

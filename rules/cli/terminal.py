@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -24,10 +25,13 @@ from rich.table import Table
 from rich.text import Text
 
 from rules import core
-from rules.cards import SUIT_CHARS, Card, Suit
-from rules.events import Beat, ChooseTrump, Deal, Lead, Notification, Second, SixPassed, Take, Took, WentOut
-from rules.locale import _, ngettext, pgettext
+from rules.cards import FULL_PACK_MASK, RANK_CHARS, SUIT_CHARS, Card, Suit, codes_of_mask
+from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SixPassed, Take, Took, WentOut
+from rules.locale import _, ngettext, number, percent, pgettext
 from rules.state import Outcome, View
+
+if TYPE_CHECKING:
+    from rules.analysis import Evaluation
 
 
 def suit_name(letter: str) -> str:
@@ -43,6 +47,15 @@ def you_name() -> str:
 def is_you(name: str) -> bool:
     """Whether ``name`` (from :func:`seat_names`) is your seat's."""
     return name == you_name()
+
+
+def compass_names(players: int) -> list[str]:
+    """Every seat by its compass point, seat 0 in the South (a review, where nobody is "you").
+
+    >>> compass_names(3)
+    ['South', 'West', 'East']
+    """
+    return [_("South"), *_compass(players)[1:]]
 
 
 def _compass(players: int) -> tuple[str, ...]:
@@ -275,11 +288,21 @@ def _took(note: Took, name: str, top: str | None, trumps: Sequence[str | None]) 
 # --- The table ---------------------------------------------------------------------------------
 
 
-def table(view: View, names: Sequence[str], title: str, moves: Text, width: int = TABLE_WIDTH) -> RenderableType:
+def table(
+    view: View,
+    names: Sequence[str],
+    title: str,
+    moves: Text,
+    width: int = TABLE_WIDTH,
+    *,
+    tracker: bool = False,
+    progress: Text | None = None,
+) -> RenderableType:
     """The table as seen from your seat: the others' counts and trumps, the pile, your numbered hand.
 
     Only what ``view`` shows is drawn: the others appear as card counts (plus the cards
-    everybody saw them pick up), never as hands.
+    everybody saw them pick up), never as hands; with ``tracker``, in the duel, the other's
+    hand as you can work it out (:func:`tracked_cards`). ``progress`` is a line under the hand.
     """
     you = view.seat
     assert you is not None
@@ -292,12 +315,18 @@ def table(view: View, names: Sequence[str], title: str, moves: Text, width: int 
         count = view.hand_counts[seat]
         known = view.known[seat]
         extra = fill(_("holds {cards}"), cards=cards_text(known)) if known and count else Text("")
+        tracked = tracked_cards(view) if tracker else None
+        if tracked is not None and count:
+            extra = fill(_("holds {cards}"), cards=suits_text(tracked))
         if seat in view.out_order:
             extra = Text(_("went out {place}").format(place=ordinal(view.out_order.index(seat) + 1)), style="green")
         grid.add_row(names[seat], _trump_of(view, seat), "" if seat in view.out_order else _count(count), extra)
     grid.add_row(_("Pile"), "", _count(len(view.pile)) if view.pile else "", _pile_text(view.pile))
     grid.add_row(you_name(), _trump_of(view, you), _count(len(view.hand)), "")
-    body: list[RenderableType] = [grid, hand_text(view), Text(""), moves]
+    body: list[RenderableType] = [grid, hand_text(view)]
+    if progress is not None:
+        body.append(progress)
+    body += [Text(""), moves]
     return Panel(Group(*body), title=title, title_align="left", border_style="cyan", width=width)
 
 
@@ -320,6 +349,53 @@ def _pile_text(pile: Sequence[str]) -> Text:
     parts.append(card_text(shown[-1], style="bold reverse"))
     parts.append(Text(" ◀ " + _("top"), style="dim"))
     return Text.assemble(*parts)
+
+
+def tracked_cards(view: View) -> list[str] | None:
+    """The other hand of a duel, from what ``view`` shows: every card is dealt, so the cards neither in
+    your hand nor on the pile (nor out of play) are your opponent's. ``None`` outside the duel.
+
+    >>> from rules.game import Game
+    >>> from rules.options import RuleSet
+    >>> game = Game(RuleSet(players=2), seed=1)
+    >>> for _turn in range(2): _ = game.push(game.legal_moves()[0])  # the two trumps
+    >>> _ = game.push(game.sample_deal())
+    >>> tracked_cards(game.view(0)) == sorted(game.hand(1), key=_pack_order)
+    True
+    """
+    if view.players != 2 or view.seat is None:
+        return None
+    gone = {*view.hand, *view.pile, *view.out_of_play}
+    theirs = [code for code in codes_of_mask(FULL_PACK_MASK) if code not in gone]
+    if len(theirs) != view.hand_counts[1 - view.seat]:
+        return None  # a game from a position may hold fewer cards than the pack: nothing to work out then
+    return sorted(theirs, key=_pack_order)
+
+
+def _pack_order(code: str) -> tuple[int, int]:
+    return SUIT_CHARS.index(code[1]), RANK_CHARS.index(code[0])
+
+
+def suits_text(codes: Sequence[str]) -> Text:
+    """Cards grouped by suit, as the hand is: ``6♠ J♠  7♥  A♣``."""
+    groups = [[code for code in codes if code[1] == suit] for suit in SUIT_CHARS]
+    return Text("  ").join(cards_text(group) for group in groups if group)
+
+
+def progress_text(view: View, names: Sequence[str], move: int, repeats: int) -> Text:
+    """How far the hand has come: the move, the cards in each hand and on the pile, and a position come round again.
+
+    >>> from rules.game import Game
+    >>> from rules.options import RuleSet
+    >>> view = Game(RuleSet(players=2), seed=1).view(0)
+    >>> progress_text(view, ["You", "North"], 12, 2).plain
+    'Move 12 · cards: You 0, North 0, pile 0 · this position has come up twice: a third time is a draw'
+    """
+    counts = ", ".join(f"{names[seat]} {view.hand_counts[seat]}" for seat in _you_first(names))
+    line = _("Move {move} · cards: {counts}, pile {pile}").format(move=move, counts=counts, pile=len(view.pile))
+    if repeats >= core.REPETITIONS_FOR_DRAW - 1:
+        line += " · " + _("this position has come up twice: a third time is a draw")
+    return Text(line, style="dim")
 
 
 def hand_text(view: View) -> Table:
@@ -371,6 +447,87 @@ def moves_text(view: View, names: Sequence[str]) -> Text:
     if not can_take:
         return fill(_("Beat {top} with {cards} (must beat: you may not take)."), top=card_text(top), cards=listed)
     return fill(_("Beat {top} with {cards}, or {take}."), top=card_text(top), cards=listed, take=take)
+
+
+def move_text(event: Event, hand: Sequence[str] = ()) -> Text:
+    """A move as a player types it: the card and its number in ``hand`` (if there), or take and its key.
+
+    >>> move_text(Lead(seat=0, card="8H"), ["6S", "8H"]).plain, move_text(Take(seat=0)).plain
+    ('8♥ (2)', 'take (t)')
+    """
+    card = getattr(event, "card", None)
+    if card is None:
+        return Text.assemble(Text(_("take"), style="bold"), f" ({take_key()})")
+    number = f" ({list(hand).index(card) + 1})" if card in hand else ""
+    return Text.assemble(card_text(card, style="bold"), number)
+
+
+def move_value(value: float, exact: bool) -> str:
+    """A move's value for the player who makes it: ``wins``, ``draws``, ``loses``, or ``about 60%``."""
+    if not exact:
+        return _("about {score}").format(score=percent(value))
+    if value > 0:
+        return pgettext("the value of a move", "wins")
+    if value < 0:
+        return pgettext("the value of a move", "loses")
+    return pgettext("the value of a move", "draws")
+
+
+OTHERS_SHOWN = 5
+"""How many other moves a hint values besides the one it suggests."""
+
+
+def hint_text(evaluation: Evaluation, hand: Sequence[str], seconds: float) -> Text:
+    """A hint with its value: the best move, what it is worth, and what the other moves are worth.
+
+    ``evaluation`` is the position's (exact, or estimated when the solver found nothing within ``seconds``).
+    """
+    best = evaluation.best[0]
+    move = move_text(best, hand)
+    exact = evaluation.kind == "exact"
+    if exact and evaluation.value == 1:
+        line = fill(_("hint: {move} wins."), move=move)
+    elif exact and evaluation.value == 0:
+        line = fill(_("hint: {move} draws; nothing wins."), move=move)
+    elif exact:
+        line = fill(_("hint: {move}; you are lost whatever you do."), move=move)
+    else:
+        score = max(entry.value for entry in evaluation.moves)
+        line = fill(
+            ngettext(
+                "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playout: "
+                "no exact value within {seconds} s).",
+                "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playouts: "
+                "no exact value within {seconds} s).",
+                evaluation.samples,
+            ),
+            move=move,
+            score=percent(score),
+            count=evaluation.samples,
+            seconds=number(seconds, None),
+        )
+    others = [entry for entry in sorted(evaluation.moves, key=lambda entry: -entry.value) if entry.move != best]
+    if others and not (exact and evaluation.value == -1):
+        listed = Text(", ").join(
+            Text.assemble(move_text(entry.move, hand), " ", move_value(entry.value, exact))
+            for entry in others[:OTHERS_SHOWN]
+        )
+        line.append("\n  ")
+        line.append(fill(_("Other moves: {moves}."), moves=listed))
+    return line
+
+
+def trump_advice(free: Sequence[str]) -> Text:
+    """The hint at the trump choice: any free suit is as good as another, and why."""
+    suit = free[0]
+    return fill(
+        _(
+            "hint: {suit} ({key}), or any other free suit: they are worth the same. The trump is chosen "
+            "before the deal, and every suit has the same nine cards, so none is a better bet."
+        ),
+        suit=suit_text(suit, name=True),
+        key=suit.lower(),
+    )
 
 
 def take_key() -> str:

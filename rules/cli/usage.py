@@ -16,8 +16,12 @@ from our catalog; one it does not know stays English.
 from __future__ import annotations
 
 import errno
+import os
 import re
+import shlex
+import shutil
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -195,6 +199,36 @@ def os_reason(error: OSError) -> str:
     if reason is not None and language() != "en":
         return _(reason)
     return error.strerror or str(error)
+
+
+def program() -> str:
+    """How to run this ``trumps`` again, as a person would type it: ``trumps`` when that is the command on the
+    ``PATH``, else the path of the running executable (``.venv/bin/trumps`` after the README's install, whose
+    ``bin`` folder is not on the ``PATH``), relative to the current folder when inside it.
+    """
+    here = Path(sys.argv[0]) if sys.argv and Path(sys.argv[0]).name == "trumps" else None
+    beside = Path(sys.executable).parent / "trumps"  # run as python -m or -c: the script of this environment
+    for candidate in (here, beside):
+        if candidate is not None and candidate.is_file():
+            return typed_path(candidate, "trumps")
+    return "trumps"
+
+
+def pip() -> str:
+    """How to run the pip of the environment ``trumps`` runs in: ``.venv/bin/pip``, or ``python -m pip``."""
+    beside = Path(sys.executable).parent / "pip"
+    if beside.is_file():
+        return typed_path(beside, "pip")
+    return f"{shlex.quote(sys.executable)} -m pip"
+
+
+def typed_path(path: Path, command: str) -> str:
+    """``command`` if the ``PATH`` finds ``path`` by that name; else ``path`` as typed from here."""
+    found = shutil.which(command)
+    if found is not None and Path(found).resolve() == path.resolve():
+        return command
+    relative = os.path.relpath(path.absolute())
+    return shlex.quote(str(path.absolute()) if relative.startswith("..") else relative)
 
 
 def refuse_unknown_language(lang: str | None) -> None:

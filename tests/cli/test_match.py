@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from rules.cli.play import Quit, Session, hand_log_path, play_match
+from rules.cli.session import Quit, Session, hand_log_path, play_match
 from rules.events import ChooseTrump, Event
 from rules.game import Game
 from rules.log import read_log_file

@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po
 from rich.console import Console
 
 import rules.locale
-from rules.cli.play import play_match
+from rules.cli.session import play_match
 from rules.locale import LANGUAGES, LOCALE_DIR, use_language
 from rules.match import Match
 from rules.options import RuleSet
@@ -41,7 +41,8 @@ def template() -> Catalog:
 
 
 def words(text: str) -> set[str]:
-    """Words of ``text`` in plain Latin letters only, three or more, lower case."""
+    """Words of ``text`` in plain Latin letters only, three or more, lower case (a path or an address is not words)."""
+    text = re.sub(r"\S*/\S*", " ", text)
     return {word.lower() for word in re.findall(r"\w+", text) if len(word) >= 3 and re.fullmatch("[A-Za-z]+", word)}
 
 

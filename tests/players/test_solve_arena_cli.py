@@ -43,7 +43,7 @@ def test_solve_json(tmp_path: Path) -> None:
 def test_solve_text_and_standard_input(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", "-"], input='{"type": "start"}\n' + POSITION + "\n")
     assert result.exit_code == 0
-    assert "win" in result.stdout and "beat KH" in result.stdout
+    assert "win" in result.stdout and "beat K♥" in result.stdout
 
 
 def test_solve_after_moves_starts_repetition_counts_at_the_end(tmp_path: Path) -> None:
