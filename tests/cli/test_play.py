@@ -375,13 +375,18 @@ def test_at_a_real_terminal_erasing_what_you_typed_keeps_the_prompt() -> None:
     with subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env) as process:
         os.close(slave)
 
+        unread = b""  # what one read brought past the marker looked for (a refusal and the next prompt come together)
+
         def screen_until(marker: bytes) -> bytes:
-            seen = b""
+            nonlocal unread
+            seen, unread = unread, b""
             deadline = time.monotonic() + 60  # a loaded machine may take a while to start Python
             while marker not in seen:
                 ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
                 assert ready, seen.decode(errors="replace")[-300:]
                 seen += os.read(master, 4096)
+            end = seen.index(marker) + len(marker)
+            seen, unread = seen[:end], seen[end:]
             return seen
 
         try:
