@@ -283,6 +283,21 @@ class Solver:
             unsettled=tuple(move for move in legal if move not in settled),
         )
 
+    def move_value(self, state: core.State, move: int) -> int:
+        """The exact value of one legal ``move`` of ``state`` for the seat to act (repetition counts start at ``state``).
+
+        Raises :class:`SolverLimit` if it is not settled within the budget.
+        """
+        self._check_duel(state)
+        if state.outcome is not None:
+            raise ValueError("the game is over")
+        if move not in core.legal_moves(state):
+            raise ValueError(f"move {move} is not a legal move here")
+        self._start()
+        work = state.copy()
+        core.apply(work, move)
+        return self._value(_fresh(work), state.to_act)
+
     def best_move(self, state: core.State) -> int:
         """A move of best value; among winning moves, the one of lowest proof height (see point 3).
 

@@ -274,3 +274,15 @@ def test_perfect_plays_a_lost_position_by_mcts_and_the_advice_says_the_value() -
             drawn += 1
             assert advice(view, seconds=10).value == 0
     assert drawn > 0
+
+
+def test_one_move_value_agrees_with_solve() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        state = random_position(rng, rng.randint(2, 6))
+        solution = Solver().solve(state)
+        assert not solution.unsettled
+        for move, value in solution.moves:
+            assert Solver().move_value(state, move) == value
+    with pytest.raises(ValueError, match="not a legal move"):
+        Solver().move_value(state, 99)
