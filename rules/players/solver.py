@@ -284,7 +284,7 @@ class Solver:
         )
 
     def move_value(self, state: core.State, move: int) -> int:
-        """The exact value of one legal ``move`` of ``state`` for the seat to act (repetition counts start at ``state``).
+        """The exact value of one legal ``move`` of ``state`` for the seat to act, counts starting at ``state``.
 
         Raises :class:`SolverLimit` if it is not settled within the budget.
         """
