@@ -241,13 +241,14 @@ class Solver:
         self._start()
         return self._value(state.copy(), state.to_act)
 
-    def solve(self, state: core.State) -> Solution:
+    def solve(self, state: core.State, every_move: bool = True) -> Solution:
         """The exact value of ``state``, a best move, and the value of every move settled within the budget.
 
         The position's value is settled first (:class:`SolverLimit` if it is not within the
         budget); it is exact from then on. What the search proved on the way settles many moves
         at once (a lost position's moves all lose), and the rest are searched, a best move first,
         until the budget runs out: the moves still open then are :attr:`Solution.unsettled`.
+        With ``every_move=False`` the search stops at the first move found to have the position's value.
         """
         self._check_duel(state)
         if state.outcome is not None:
@@ -273,6 +274,8 @@ class Solver:
                     settled[move] = self._value(_fresh(work), seat, may_win=value == 1)
                 finally:
                     core.undo(work, token)
+                if not every_move and settled[move] == value:
+                    break
         except SolverLimit:
             pass
         best = self._pick(work, seat, value, settled)
@@ -284,7 +287,7 @@ class Solver:
         )
 
     def move_value(self, state: core.State, move: int) -> int:
-        """The exact value of one legal ``move`` of ``state`` for the seat to act, counts starting at ``state``.
+        """The exact value of one legal ``move`` of ``state`` for the seat to act (repetitions counted from ``state``).
 
         Raises :class:`SolverLimit` if it is not settled within the budget.
         """
@@ -308,7 +311,7 @@ class Solver:
             best = self._pick(_fresh(state), state.to_act, 1, {})
             if best is not None:
                 return best
-        best = self.solve(state).best
+        best = self.solve(state, every_move=False).best
         if best is None:
             raise SolverLimit("no move of the position's value settled within the budget")
         return best
