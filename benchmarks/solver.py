@@ -1,7 +1,7 @@
 """Solver benchmark: how long the exact duel solver takes on random positions.
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
-[--no-proof-numbers] [--solve] [--check SECONDS]``.
+[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -15,7 +15,10 @@ exact Boolean search alone. ``--solve`` times :meth:`~rules.players.solver.Solve
 (what ``trumps solve`` and the analysis board ask: the exact value, then every move's value
 within the same budget) and counts the moves it left unsettled. ``--check SECONDS`` solves
 every settled position again with the exact Boolean search alone (the solver without the
-proof-number search) and reports any disagreement where both settle.
+proof-number search) and reports any disagreement where both settle. ``--max-nodes N`` bounds
+each position by nodes as well as by ``--limit``: the node counts do not depend on the
+machine's load, so a run with a generous ``--limit`` and ``--max-nodes`` is the same on any
+machine (at 140,000 nodes a second, 1,400,000 nodes are 10 s).
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ def main() -> None:
     parser.add_argument("--no-proof-numbers", action="store_true", help="the exact Boolean search alone")
     parser.add_argument("--solve", action="store_true", help="time Solver.solve: the value and every move's value")
     parser.add_argument("--check", type=float, default=0.0, help="seconds to re-solve with the Boolean search alone")
+    parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     times, nodes, solved = [], 0, 0
@@ -93,7 +97,7 @@ def main() -> None:
         state = game_position(rng, cards) if args.from_games else random_position(rng, cards)
         if state is None:
             continue
-        solver = Solver(seconds=args.limit, proof_numbers=not args.no_proof_numbers)
+        solver = Solver(max_nodes=args.max_nodes, seconds=args.limit, proof_numbers=not args.no_proof_numbers)
         start = time.perf_counter()
         note = ""
         try:
@@ -126,13 +130,15 @@ def main() -> None:
             + note,
             flush=True,
         )
+    nodes_bound = f" and {args.max_nodes:,} nodes" if args.max_nodes else ""
     low, high, sure = median_interval(times)
     size = f"up to {args.cards}" if args.up_to else str(args.cards)
     shown_high = f"> {args.limit:g}" if high >= args.limit else f"{high:.3f}"
     print(
         f"{args.positions} positions, {size} cards in hands: median {statistics.median(times):.3f} s "
         f"({sure:.0%} interval for the median: {low:.3f} to {shown_high} s), "
-        f"solved within {args.limit:g} s: {solved}/{args.positions}, within 1 s: {sum(t <= 1 for t in times)}, "
+        f"solved within {args.limit:g} s{nodes_bound}: {solved}/{args.positions}, "
+        f"within 1 s: {sum(t <= 1 for t in times)}, "
         f"{nodes / sum(times):,.0f} nodes/s"
     )
     if args.solve:

@@ -95,6 +95,12 @@ position alone:
    height again: it wins in at most that many plies. That is how the ``perfect`` level
    never lets a proven win slip.
 
+4. A position's value is exact as soon as it is proven, before every move's value is:
+   :meth:`Solver.solve` settles the value first, reads off the table what that search proved
+   about the moves (and what the value implies: in a lost position every move loses, in a
+   drawn one no move wins), and searches the rest within what is left of the budget. The
+   moves still open then are reported as unsettled, and the value stays exact.
+
 >>> from rules.cards import Card
 >>> state = core.State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
 ...                                  pile=(Card.parse("9C"), Card.parse("JC")), to_act=1, phase=core.RESPOND)
