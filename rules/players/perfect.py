@@ -107,7 +107,9 @@ class PerfectPlayer:
     def _exact_move(self, state: core.State) -> int | None:
         """The solver's move where it settles the position within this move's budget; ``None`` leaves it to MCTS."""
         cards = hand_cards(state)
-        if cards <= self.solver_cards:
+        if cards <= self.solver_cards or self.proven_win:
+            # After a proven win every position of the proof is in the table, whatever the cards
+            # in hand (a take adds cards): the solver must keep playing it, or the win could slip.
             self.solver.seconds = self.solver_seconds
         elif cards < self._failed_at:
             self.solver.seconds = self.probe_seconds
