@@ -241,8 +241,8 @@ def test_a_value_is_exact_before_every_move_is_settled() -> None:
 def test_a_lost_position_settles_every_move_at_once() -> None:
     rng = random.Random(8)
     lost = 0
-    while lost < 20:
-        state = random_position(rng, rng.randint(4, 8))
+    while lost < 12:
+        state = random_position(rng, rng.randint(4, 7))
         solver = Solver()
         if solver.value(state) != -1:
             continue
