@@ -5,8 +5,10 @@ Run ``python -m benchmarks.perfect [--opponent greedy] [--deals 20] [--seed 3]``
 The ``perfect`` bot plays each seeded deal twice against ``--opponent`` (seats swapped).
 A game counts as *proven won* once the solver has shown, at one of perfect's moves, that
 perfect wins from there; such a game must end in perfect's win. Prints every game and the
-tally, and how many of the positions the solver was asked about (duel positions of at most
-12 cards in hand) it settled within its budget; MCTS chose the other moves.
+tally, and how many of the positions the solver was asked about (see
+:mod:`rules.players.perfect` for which) it settled within its budget: there perfect played
+exactly; MCTS chose the other moves (and the moves of positions proven lost, where every
+move is as good as another against best play).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def main() -> None:
     print(tally)
     print(f"proven wins kept: {tally['proven_kept']}/{tally['proven']}")
     print(f"the solver settled {solved} of the {solved + unsolved} positions it was asked (the rest went to MCTS)")
+    share = tally["perfect_wins"] / tally["games"]
+    print(f"perfect won {tally['perfect_wins']} of {tally['games']} games ({share:.0%}) against {args.opponent}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 What the analysis board (``/replay``) and ``trumps solve`` show for a position:
 
 * ``exact``: the duel solver settled the position within its budget: the value for the seat to
-  act (``1`` win, ``0`` draw, ``-1`` loss), every move's value and the best moves;
+  act (``1`` win, ``0`` draw, ``-1`` loss), the values of the moves it settled and the best moves.
+  The value is exact as soon as it is proven (a winning move found, or a draw with the other
+  seat refuted), even if some moves are not settled yet: those are listed as ``unsettled``;
 * ``estimate``: the solver gave up (or the game has three or four players, which it does not
   handle): each move's expected score from playouts, the greedy-with-noise games the search
   players (:mod:`rules.players.mcts`) finish their searches with, from this exact position
@@ -70,10 +72,15 @@ class Evaluation:
     """Why the value is an estimate, or why there is nothing to evaluate."""
     pick: Event | None = None
     """``exact`` only: the solver's choice among the best moves (among wins, the quickest)."""
+    unsettled: list[Event] = field(default_factory=list)
+    """``exact`` only: the moves whose values the solver had not settled within its budget."""
 
     @property
     def best(self) -> list[Event]:
-        """The moves of best value for the seat to act (the solver's pick first)."""
+        """The settled moves of best value for the seat to act (the solver's pick first).
+
+        Empty only in the rare exact evaluation where no move of the position's value was settled.
+        """
         if not self.moves:
             return []
         top = max(entry.value for entry in self.moves)
@@ -94,6 +101,8 @@ class Evaluation:
                 | ({"samples": entry.samples} if self.kind == "estimate" else {})
                 for entry in self.moves
             ]
+        if self.unsettled:
+            result["unsettled"] = [event_dict(move) for move in self.unsettled]
         if self.reason:
             result["reason"] = self.reason
         return result
@@ -133,7 +142,9 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
             score = (solution.value + 1) / 2
             scores = [score if other == seat else 1 - score for other in range(players)]
             moves = [MoveValue(events[move], value) for move, value in solution.moves]
-            return Evaluation("exact", seat, scores, value=solution.value, moves=moves, pick=events[solution.best])
+            pick = None if solution.best is None else events[solution.best]
+            unsettled = [events[move] for move in solution.unsettled]
+            return Evaluation("exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled)
     return _estimate(game, state, events, playouts, reason)
 
 

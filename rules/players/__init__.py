@@ -16,7 +16,7 @@ True
 
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
-from rules.players.levels import LEVELS, hint, make_player, parse_bot
+from rules.players.levels import LEVELS, Advice, advice, hint, make_player, parse_bot
 from rules.players.mcts import MCTSPlayer
 from rules.players.perfect import PerfectPlayer
 from rules.players.random_player import RandomPlayer
@@ -24,6 +24,7 @@ from rules.players.solver import Solution, Solver, SolverLimit
 
 __all__ = [
     "LEVELS",
+    "Advice",
     "GreedyPlayer",
     "MCTSPlayer",
     "PerfectPlayer",
@@ -32,6 +33,7 @@ __all__ = [
     "Solution",
     "Solver",
     "SolverLimit",
+    "advice",
     "hint",
     "make_player",
     "parse_bot",

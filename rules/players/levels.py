@@ -6,8 +6,9 @@ Levels (``trumps play --level``):
 easy      greedy rules of thumb, but a random move one time in three
 medium    greedy rules of thumb (:mod:`rules.players.greedy`)
 hard      MCTS, 0.5 s per move (:mod:`rules.players.mcts`)
-perfect   exact solver in duel positions with at most 12 cards in hand
-          (2 s budget), MCTS at 1 s per move otherwise
+perfect   exact play wherever the solver settles the duel position (2 s
+          budget up to 14 cards in hand, 0.5 s tries up to 20), MCTS at 1 s
+          per move otherwise
 ========  =================================================================
 
 Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
@@ -22,6 +23,8 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rules.events import Event
 from rules.locale import N_, Message
@@ -91,12 +94,29 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     raise ValueError(Message(message, spec=spec))
 
 
-def hint(view: View, seconds: float = 1.0) -> Event:
-    """The move the ``perfect`` player would make for ``view``'s seat (the terminal game's ``hint``).
+@dataclass(frozen=True)
+class Advice:
+    """A suggested move, and the exact value of the position for the seat to act when the solver settled it."""
+
+    move: Event
+    value: int | None
+    """``1`` win, ``0`` draw, ``-1`` loss with best play from here; ``None`` when the move comes from MCTS alone."""
+
+
+def advice(view: View, seconds: float = 1.0) -> Advice:
+    """The move the ``perfect`` player would make for ``view``'s seat, with the exact value when settled.
 
     ``view`` must be the view of the seat to act (``view.legal_moves`` not empty). In the duel
-    the solver answers when it can within ``seconds``; otherwise MCTS searches for ``seconds``.
+    the solver tries first, within ``seconds``, whatever the number of cards; where it does not
+    settle the position (or with three or four players) MCTS searches for ``seconds``.
     """
     if not view.legal_moves:
         raise ValueError("no hint: it is not this seat's turn")
-    return PerfectPlayer(seed=0, solver_seconds=seconds, mcts_seconds=seconds).choose(view)
+    player = PerfectPlayer(seed=0, solver_seconds=seconds, mcts_seconds=seconds, solver_cards=36)
+    move = player.choose(view)
+    return Advice(move, player.last_value)
+
+
+def hint(view: View, seconds: float = 1.0) -> Event:
+    """The move of :func:`advice` (the terminal game's ``hint``)."""
+    return advice(view, seconds).move

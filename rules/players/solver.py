@@ -95,6 +95,12 @@ position alone:
    height again: it wins in at most that many plies. That is how the ``perfect`` level
    never lets a proven win slip.
 
+4. A position's value is exact as soon as it is proven, before every move's value is:
+   :meth:`Solver.solve` settles the value first, reads off the table what that search proved
+   about the moves (and what the value implies: in a lost position every move loses, in a
+   drawn one no move wins), and searches the rest within what is left of the budget. The
+   moves still open then are reported as unsettled, and the value stays exact.
+
 >>> from rules.cards import Card
 >>> state = core.State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
 ...                                  pile=(Card.parse("9C"), Card.parse("JC")), to_act=1, phase=core.RESPOND)
@@ -160,18 +166,24 @@ class _Deepening:
     depth: int = FIRST_DEPTH
     cut_mine: bool | None = None
     """``None`` until the seat to act's search under ``depth`` is done; then whether a branch met the bound."""
+    ask_mine: bool = True
+    """``False`` when the seat is known not to win: its search is skipped (as if done, with nothing cut)."""
 
 
 @dataclass(frozen=True)
 class Solution:
-    """A solved position: its value for the seat to act, a best move and every move's value.
+    """A solved position: its exact value for the seat to act, a best move and the settled moves' values.
 
     Values are ``1`` (the seat to act wins), ``0`` (draw) and ``-1`` (it loses).
     """
 
     value: int
-    best: int
+    best: int | None
+    """A move of that value (among wins, the quickest); ``None`` only if none was settled within the budget."""
     moves: tuple[tuple[int, int], ...]
+    """The moves whose values are settled, with them, in the order of the legal moves."""
+    unsettled: tuple[int, ...] = ()
+    """The moves whose values the budget did not settle (the position's value is exact all the same)."""
 
 
 def hand_cards(state: core.State) -> int:
@@ -235,42 +247,115 @@ class Solver:
         self._start()
         return self._value(state.copy(), state.to_act)
 
-    def solve(self, state: core.State) -> Solution:
-        """The value of every legal move of ``state`` and a best one (the quickest win, if any)."""
+    def solve(self, state: core.State, every_move: bool = True) -> Solution:
+        """The exact value of ``state``, a best move, and the value of every move settled within the budget.
+
+        The position's value is settled first (:class:`SolverLimit` if it is not within the
+        budget); it is exact from then on. What the search proved on the way settles many moves
+        at once (a lost position's moves all lose), and the rest are searched, a best move first,
+        until the budget runs out: the moves still open then are :attr:`Solution.unsettled`.
+        With ``every_move=False`` the search stops at the first move found to have the position's value.
+        """
         self._check_duel(state)
         if state.outcome is not None:
             raise ValueError("the game is over")
         self._start()
         work = state.copy()
         seat = work.to_act
-        scored = []
-        for move in core.legal_moves(work):
+        value = self._value(work.copy(), seat)
+        legal = core.legal_moves(work)
+        settled: dict[int, int] = {}
+        for move in legal:
             token = core.apply(work, move)
-            value = self._value(_fresh(work), seat)
-            scored.append((move, value, self._win_height(work, seat) if value == 1 else 0))
+            known = self._known(work, seat, value)
+            if known is not None:
+                settled[move] = known
             core.undo(work, token)
-        value = max(v for _, v, _ in scored)
-        best = min((height, i) for i, (_, v, height) in enumerate(scored) if v == value)[1]
-        return Solution(value=value, best=scored[best][0], moves=tuple((m, v) for m, v, _ in scored))
+        # A won position's best move is known from the table; a drawn one's is searched first.
+        open_moves = [move for move in _order(work) if move not in settled]
+        try:
+            for move in open_moves:
+                token = core.apply(work, move)
+                try:
+                    settled[move] = self._value(_fresh(work), seat, may_win=value == 1)
+                finally:
+                    core.undo(work, token)
+                if not every_move and settled[move] == value:
+                    break
+        except SolverLimit:
+            pass
+        best = self._pick(work, seat, value, settled)
+        return Solution(
+            value=value,
+            best=best,
+            moves=tuple((move, settled[move]) for move in legal if move in settled),
+            unsettled=tuple(move for move in legal if move not in settled),
+        )
+
+    def move_value(self, state: core.State, move: int) -> int:
+        """The exact value of one legal ``move`` of ``state`` for the seat to act (repetitions counted from ``state``).
+
+        Raises :class:`SolverLimit` if it is not settled within the budget.
+        """
+        self._check_duel(state)
+        if state.outcome is not None:
+            raise ValueError("the game is over")
+        if move not in core.legal_moves(state):
+            raise ValueError(f"move {move} is not a legal move here")
+        self._start()
+        work = state.copy()
+        core.apply(work, move)
+        return self._value(_fresh(work), state.to_act)
 
     def best_move(self, state: core.State) -> int:
         """A move of best value; among winning moves, the one of lowest proof height (see point 3).
 
-        In a won position whose proof is in the table this costs no search at all.
+        In a won position whose proof is in the table this costs no search at all. Raises
+        :class:`SolverLimit` if no move of the position's value is settled within the budget.
         """
         if self.value(state) == 1:
-            work = _fresh(state)
-            seat = work.to_act
-            best, best_height = -1, UNBOUNDED
-            for move in core.legal_moves(work):
+            best = self._pick(_fresh(state), state.to_act, 1, {})
+            if best is not None:
+                return best
+        best = self.solve(state, every_move=False).best
+        if best is None:
+            raise SolverLimit("no move of the position's value settled within the budget")
+        return best
+
+    def _known(self, child: core.State, seat: int, value: int) -> int | None:
+        """The value for ``seat`` of the position ``child`` a move led to, if the table or ``value`` settles it.
+
+        ``value`` is the exact value of the position before the move: if it is a loss, every move
+        loses; if it is a draw, no move wins, so a move is a draw once the other seat is refuted.
+        """
+        if child.outcome is not None:
+            return int(core.returns(child)[seat])
+        if value == -1:
+            return -1
+        key = child.key()
+        mine = self.table.get((key, seat))
+        if mine is not None and mine >= 0:
+            return 1
+        theirs = self.table.get((key, 1 - seat))
+        if theirs is not None and theirs >= 0:
+            return -1
+        if theirs == NOT_WIN and (mine == NOT_WIN or value == 0):
+            return 0
+        return None
+
+    def _pick(self, work: core.State, seat: int, value: int, settled: dict[int, int]) -> int | None:
+        """A move of ``value``: among wins the lowest proof height in the table, else the first settled one."""
+        best, best_height = None, UNBOUNDED
+        for move in core.legal_moves(work):
+            if value == 1:
                 token = core.apply(work, move)
                 height = self._win_height(work, seat)
                 core.undo(work, token)
                 if height < best_height:
                     best, best_height = move, height
-            if best >= 0:
-                return best
-        return self.solve(state).best
+            elif settled.get(move) == value and best is None:
+                best = move
+        return best
 
     # --- search -------------------------------------------------------------------------
 
@@ -305,12 +390,16 @@ class Solver:
         for key in [key for key, entry in table.items() if entry < 0]:
             del table[key]
 
-    def _value(self, state: core.State, seat: int) -> int:
-        """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers."""
+    def _value(self, state: core.State, seat: int, may_win: bool = True) -> int:
+        """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers.
+
+        ``may_win=False`` says that ``seat`` is known not to win (a move of a drawn position): only
+        the other seat's question is asked.
+        """
         if state.outcome is not None:
             return int(core.returns(state)[seat])
-        proving: int | None = seat if self.proof_numbers else None
-        deepening = _Deepening()
+        proving: int | None = (seat if may_win else 1 - seat) if self.proof_numbers else None
+        deepening = _Deepening(cut_mine=None if may_win else False, ask_mine=may_win)
         budget = FIRST_BUDGET
         while True:
             value = self._exact_value(state, seat, deepening, self._round_budget(budget))
@@ -327,7 +416,7 @@ class Solver:
                         proving = 1 - seat
                     else:
                         # Neither seat wins if both disproofs pass their check; otherwise the exact search decides.
-                        if self._proofs.refuted(state, seat) and self._proofs.refuted(state, 1 - seat):
+                        if (not may_win or self._proofs.refuted(state, seat)) and self._proofs.refuted(state, 1 - seat):
                             return 0
                         proving = None
             budget *= 2
@@ -355,7 +444,7 @@ class Solver:
                 if not (deepening.cut_mine or cut_theirs):
                     return 0
                 deepening.depth += DEPTH_STEP
-                deepening.cut_mine = None
+                deepening.cut_mine = None if deepening.ask_mine else False
         except _Paused:
             return None
 

@@ -10,7 +10,8 @@ from rules import core
 from rules.cards import CODES, Card
 from rules.events import Position
 from rules.game import Game
-from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit
+from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit, advice
+from rules.players.perfect import FORCED_WIN
 
 # Positions found by search in which the full game tree reaches draws by repetition (third
 # occurrence): (hands, pile, trumps, to_act, phase), cards as pack indices.
@@ -189,12 +190,103 @@ def test_perfect_never_lets_a_proven_win_go(opponent: type[Player]) -> None:
         game = Game.from_position(position)
         seat = position.to_act
         bots: list[Player] = [opponent(number), opponent(number)]  # type: ignore[call-arg]
-        perfect = bots[seat] = PerfectPlayer(seed=number, solver_seconds=10, mcts_seconds=None, mcts_iterations=10)
+        # The solver's full budget only up to the cards of the start: a take on the way adds cards,
+        # and the proven win must still be played by the solver there.
+        perfect = bots[seat] = PerfectPlayer(
+            seed=number, solver_cards=7, probe_cards=7, solver_seconds=10, mcts_seconds=None, mcts_iterations=10
+        )
+        announced = []
         while not game.is_over():
             to_act = game.to_act
             assert to_act is not None
             game.push(bots[to_act].choose(game.view(to_act)))
+            if to_act == seat:
+                announced.append(perfect.announcement())
+        # The win is announced once, at its first move.
+        assert announced[0] == FORCED_WIN and announced.count(FORCED_WIN) == 1, position
         outcome = game.outcome
         assert outcome is not None and outcome.result == "loss" and outcome.loser != seat, position
         # Every one of its moves came from the solver: a proven win is played out by proof, not by MCTS.
-        assert perfect.solved_moves > 0 and perfect.unsolved_moves == 0, position
+        assert perfect.solved_moves == len(announced) and perfect.unsolved_moves == 0, position
+
+
+def test_a_value_is_exact_before_every_move_is_settled() -> None:
+    # Under a small budget the position's value comes first: it and every move value the solver
+    # reports agree with the brute force, and the moves it could not settle are listed as such.
+    rng = random.Random(31)
+    checked = partial = 0
+    while checked < 300:
+        state = small_position(rng)
+        probe = Solver()
+        probe.value(state)  # the nodes the value takes: a budget just above leaves moves open
+        solution = Solver(max_nodes=probe.nodes + rng.randint(1, 8)).solve(state)
+        try:
+            assert solution.value == brute_force_value(state.copy())
+            for move, value in solution.moves:
+                child = state.copy()
+                core.apply(child, move)
+                assert value == brute_force_value(child, state.to_act), core.move_code(move)
+        except TooLarge:
+            continue
+        checked += 1
+        assert set(dict(solution.moves)) | set(solution.unsettled) == set(core.legal_moves(state))
+        assert not set(dict(solution.moves)) & set(solution.unsettled)
+        if solution.best is not None:
+            assert dict(solution.moves)[solution.best] == solution.value
+        assert solution.value >= max((value for _, value in solution.moves), default=-1)
+        partial += bool(solution.unsettled)
+    assert partial >= 30  # the budgets leave moves open often enough for the check to mean something
+
+
+def test_a_lost_position_settles_every_move_at_once() -> None:
+    rng = random.Random(8)
+    lost = 0
+    while lost < 12:
+        state = random_position(rng, rng.randint(4, 7))
+        solver = Solver()
+        if solver.value(state) != -1:
+            continue
+        lost += 1
+        solution = solver.solve(state)
+        assert not solution.unsettled and {value for _, value in solution.moves} == {-1}
+
+
+def test_perfect_plays_a_lost_position_by_mcts_and_the_advice_says_the_value() -> None:
+    rng = random.Random(12)
+    found = drawn = 0
+    while found < 8:
+        state = random_position(rng, rng.randint(4, 7))
+        value = Solver().value(state)
+        if value == 1:
+            continue
+        found += 1
+        game = Game.from_position(
+            Position(
+                trumps=["SHDC"[t] for t in state.trumps],
+                hands=[[CODES[c] for c in core.moves_of_mask(h)] for h in state.hands],
+                pile=[CODES[c] for c in state.pile],
+                to_act=state.to_act,
+                phase=core.PHASE_NAMES[state.phase],  # type: ignore[arg-type]
+            )
+        )
+        view = game.view(state.to_act)
+        perfect = PerfectPlayer(seed=found, solver_seconds=10, mcts_seconds=None, mcts_iterations=10)
+        move = perfect.choose(view)
+        assert move in view.legal_moves and perfect.solved_moves == 1 and perfect.last_value == value
+        assert perfect.announcement() is None
+        if value == 0:  # (in a lost position the advice's MCTS would search for all of its seconds)
+            drawn += 1
+            assert advice(view, seconds=10).value == 0
+    assert drawn > 0
+
+
+def test_one_move_value_agrees_with_solve() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        state = random_position(rng, rng.randint(2, 6))
+        solution = Solver().solve(state)
+        assert not solution.unsettled
+        for move, value in solution.moves:
+            assert Solver().move_value(state, move) == value
+    with pytest.raises(ValueError, match="not a legal move"):
+        Solver().move_value(state, 99)
