@@ -146,12 +146,14 @@ def _print(evaluation: Evaluation, seconds: float) -> None:
                 count=evaluation.samples,
             )
         )
-    typer.echo(_("best: {move}").format(move=describe(evaluation.best[0])))
+    if evaluation.best:
+        typer.echo(_("best: {move}").format(move=describe(evaluation.best[0])))
     ranked = sorted(evaluation.moves, key=lambda entry: -entry.value)  # best first; ties in pack order
-    described = [describe(entry.move) for entry in ranked]
-    width = max([12, *(len(text) for text in described)])
-    for text, entry in zip(described, ranked, strict=True):
-        typer.echo(f"  {text:<{width}} {_value(entry.value, evaluation.kind == 'exact')}")
+    rows = [(describe(entry.move), _value(entry.value, evaluation.kind == "exact")) for entry in ranked]
+    rows += [(describe(move), _unsettled()) for move in evaluation.unsettled]  # after the settled ones
+    width = max([12, *(len(text) for text, _value_text in rows)])
+    for text, value_text in rows:
+        typer.echo(f"  {text:<{width}} {value_text}")
 
 
 def _before_move(game: Game, move: int) -> Game:
@@ -207,10 +209,13 @@ def _every_move(game: Game, solver: Solver, playouts: int, as_json: bool) -> Non
     lines = []
     for step, event, evaluation in rows:
         exact = evaluation.kind == "exact"
-        value = next(entry.value for entry in evaluation.moves if _same(entry.move, event))
-        top = max(entry.value for entry in evaluation.moves)
-        best = "" if value == top else f"{describe(evaluation.best[0])}: {_value(top, exact)}"
-        lines.append((str(step), str(evaluation.seat), describe(event), _value(value, exact), best))
+        played_value = next((entry.value for entry in evaluation.moves if _same(entry.move, event)), None)
+        top = max((entry.value for entry in evaluation.moves), default=None)
+        shown = _unsettled() if played_value is None else _value(played_value, exact)
+        best = ""
+        if evaluation.best and top is not None and played_value != top:
+            best = f"{describe(evaluation.best[0])}: {_value(top, exact)}"
+        lines.append((str(step), str(evaluation.seat), describe(event), shown, best))
     widths = [max(len(row[column]) for row in [headings, *lines]) for column in range(4)]
     for row in [headings, *lines]:
         cells = [
@@ -262,14 +267,21 @@ def result(evaluation: Evaluation) -> dict[str, Any]:
             "samples": evaluation.samples,
             "why": evaluation.reason,
         }
-    answer["best"] = event_dict(evaluation.best[0])
+    answer["best"] = event_dict(evaluation.best[0]) if evaluation.best else None
     key = "value" if evaluation.kind == "exact" else "score"
     answer["moves"] = [
         {"move": event_dict(entry.move), key: int(entry.value) if key == "value" else entry.value}
         | ({} if key == "value" else {"samples": entry.samples})
         for entry in evaluation.moves
     ]
+    if evaluation.unsettled:
+        answer["unsettled"] = [event_dict(move) for move in evaluation.unsettled]
     return answer
+
+
+def _unsettled() -> str:
+    """The value column of a move the solver has not settled within its budget."""
+    return pgettext("the exact value of a move", "not settled")
 
 
 def _value(value: float, exact: bool) -> str:

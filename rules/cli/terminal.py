@@ -482,9 +482,11 @@ def hint_text(evaluation: Evaluation, hand: Sequence[str], seconds: float) -> Te
 
     ``evaluation`` is the position's (exact, or estimated when the solver found nothing within ``seconds``).
     """
+    exact = evaluation.kind == "exact"
+    if not evaluation.best:  # exact, but no move of the position's value settled within the budget
+        return fill(_("hint: the position draws; no move is yet proven to keep the draw."))
     best = evaluation.best[0]
     move = move_text(best, hand)
-    exact = evaluation.kind == "exact"
     if exact and evaluation.value == 1:
         line = fill(_("hint: {move} wins."), move=move)
     elif exact and evaluation.value == 0:

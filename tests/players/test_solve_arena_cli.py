@@ -145,3 +145,22 @@ def test_mirrored_games_share_the_deal() -> None:
         game = play_game(bots, seed=task.seed * 1_000_003 + task.deal)
         deals.append(next(event for event in game.events if isinstance(event, Deal)))
     assert deals[0] == deals[1]
+
+
+def test_moves_the_solver_has_not_settled_are_shown_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    """An exact value with some moves still open: they are listed as not settled, never given a value."""
+    from rules.analysis import Evaluation, MoveValue
+    from rules.cli.solve import _print, result
+    from rules.cli.terminal import hint_text
+    from rules.events import Beat, Take
+
+    beat, take = Beat(seat=1, card="KH"), Take(seat=1, count=2)
+    won = Evaluation("exact", 1, [0.0, 1.0], value=1, moves=[MoveValue(beat, 1)], pick=beat, unsettled=[take])
+    assert result(won)["unsettled"] == [{"type": "take", "seat": 1, "count": 2}]
+    _print(won, 1.0)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-2].split() == ["beat", "K♥", "win"] and printed[-1].split()[-2:] == ["not", "settled"]
+    # a draw whose drawing move was not settled in time: no move is offered as the one that keeps it
+    drawn = Evaluation("exact", 1, [0.5, 0.5], value=0, unsettled=[beat, take])
+    assert result(drawn)["best"] is None
+    assert "no move is yet proven" in hint_text(drawn, ["KH"], 1.0).plain
