@@ -13,12 +13,21 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
 from rules.cli import arena, bench, loadtest, play, replay, review, serve, solve, spec
 from rules.cli.usage import readable, refuse_unknown_language, run
 from rules.locale import LANGUAGES, N_, _, language_from_environment, use_language
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help=N_('Svoi Kozyri ("Your trumps"), the card game.'))
+# Click's plain help, not typer's rich panels: rich's help takes longer to import and to draw than the rest of a
+# ``--help`` (benchmarks/startup.py); the texts are the same.
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    help=N_('Svoi Kozyri ("Your trumps"), the card game.'),
+)
 
 
 def version_line() -> str:
@@ -88,6 +97,7 @@ def translated(command: Any) -> None:
     messages (:func:`~rules.locale.N_`) until here, so what is generated from them stays English."""
     if command.help:
         command.help = _(command.help)
+        command.short_help = command.help.split("\n\n")[0].replace("\n", " ")  # as a line of the list of commands
     for param in command.params:
         if getattr(param, "help", None):
             param.help = _(param.help)
@@ -118,18 +128,22 @@ def translated(command: Any) -> None:
         translated(sub)
 
 
-def speak_typer_words() -> None:
-    """Typer's own words around the help (panel titles, ``[default: …]``, ``[required]``) in the language
-    spoken: typer reads them from these module settings when it draws the help (imported only then: rich is slow
-    to load)."""
-    import typer.rich_utils
+TYPER_WORDS = (
+    N_("Arguments"),
+    N_("Options"),
+    N_("Commands"),
+    N_("default: {default}"),
+    N_("required"),
+    N_("env var: {var}"),
+)
+"""Typer's own words around the help (section titles, ``[default: …]``, ``[required]``), as messages."""
 
-    typer.rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
-    typer.rich_utils.OPTIONS_PANEL_TITLE = _("Options")
-    typer.rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
-    typer.rich_utils.DEFAULT_STRING = _("[default: {}]")
-    typer.rich_utils.REQUIRED_LONG_STRING = _("[required]")
-    typer.rich_utils.ENVVAR_STRING = _("[env var: {}]")
+
+def speak_typer_words() -> None:
+    """Typer's own words around the help (:data:`TYPER_WORDS`) in the language spoken: typer's help passes
+    them through ``gettext`` (the program's domain, where they are not), read from its module when it draws the
+    help."""
+    typer.core._ = _  # type: ignore[attr-defined]
 
 
 def main() -> None:

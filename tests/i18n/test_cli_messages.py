@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import typer
-import typer.rich_utils
+import typer.core
 
 import rules.locale
 from rules.cli import app, speak_typer_words, translated
@@ -168,7 +168,7 @@ def invoke(args: list[str]) -> tuple[int, str]:
 
 @pytest.fixture
 def speaking(monkeypatch: pytest.MonkeyPatch, typer_words: None) -> Iterator[None]:
-    """Typer's words and the language restored afterwards; wide enough that rich wraps no sentence; and no
+    """Typer's words and the language restored afterwards; wide enough that no sentence is wrapped; and no
     server started by a case that was meant to be refused."""
     import uvicorn
 
