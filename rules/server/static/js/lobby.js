@@ -108,12 +108,12 @@ export class LobbyScreen {
       const old = [...seats.querySelectorAll("select")].map((select) => select.value);
       seats.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => {
         const seat = i + 1;
-        const select = h("select", { name: `seat-${seat}`, "aria-label": t("form.seat", { n: seat + 1 }) },
+        const select = h("select", { name: `seat-${seat}`, "aria-label": t("form.seat", { n: seat }) },
           ...LEVELS.map((level) => h("option", { value: level }, t("form.computer", { level: t(`level.${level}`) }))),
           h("option", { value: "free" }, t("form.person")),
         );
         select.value = old[i] ?? "easy";
-        return h("div", { class: "seat-row" }, h("span", {}, t("form.seat", { n: seat + 1 })), select);
+        return h("div", { class: "seat-row" }, h("span", {}, t("form.seat", { n: seat })), select);
       }));
     };
     form.addEventListener("change", (event) => {
