@@ -25,7 +25,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
-    pretty_exceptions_enable=False,
     help=N_('Svoi Kozyri ("Your trumps"), the card game.'),
 )
 
@@ -140,14 +139,14 @@ TYPER_WORDS = (
 
 
 def speak_typer_words() -> None:
-    """Typer's own words around the help (:data:`TYPER_WORDS`) in the language spoken: typer's help passes
-    them through ``gettext`` (the program's domain, where they are not), read from its module when it draws the
-    help."""
+    """Typer's own words around the help (:data:`TYPER_WORDS`) in the language spoken: typer passes them through
+    the ``_`` of its module ``typer.core`` (the standard ``gettext``, whose default domain holds none of our
+    messages) when it draws the help, so that ``_`` becomes ours."""
     typer.core._ = _  # type: ignore[attr-defined]
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--version"]:  # answered before the commands are built: typer's checks load pydantic
+    if sys.argv[1:] == ["--version"]:  # answered before the commands are built
         typer.echo(version_line())
         return
     use_language(language_asked(sys.argv[1:], os.environ))
