@@ -41,6 +41,17 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
 
 
+def test_the_lobby_links_the_full_rules_where_the_server_has_their_address(server: Server, page: Page) -> None:
+    page.goto(server.url)
+    expect(page.locator(".board-link")).to_be_visible()
+    expect(page.locator(".rules-link")).to_have_count(0)  # this server was given no --rules-url
+    address = "https://rules.example/svoi-kozyri/"
+    page.route("**/api/config", lambda route: route.fulfill(json={"type": "config", "rules_url": address}))
+    page.reload()
+    expect(page.locator(".rules-link")).to_have_text("Full rules")
+    expect(page.locator(".rules-link")).to_have_attribute("href", address)
+
+
 def test_a_wrong_link_says_so_in_plain_words(server: Server, page: Page) -> None:
     page.goto(f"{server.url}/?table=no-such-table")
     expect(page.locator(".missing h2")).to_have_text("No such table")

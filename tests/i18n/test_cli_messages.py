@@ -123,6 +123,7 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
         "serve not a database": ["serve", "--port", free, "--db", files["garbage"]],
         "serve bad setting": ["serve", "--port", "1", "--sync", "sometimes"],
         "serve negative setting": ["serve", "--port", "1", "--rate", "-1"],
+        "serve bad rules url": ["serve", "--port", "1", "--rules-url", "rules.example"],
         "serve unreachable postgres": ["serve", "--port", free, "--db", "postgresql://nobody:secret@127.0.0.1:1/x"],
         "loadtest several servers": ["loadtest", "--servers", "2"],
         "unknown option": ["arena", "random", "greedy", "--gam", "2"],
