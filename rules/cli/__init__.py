@@ -13,12 +13,20 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 import typer
+import typer.core
 
 from rules.cli import arena, bench, loadtest, play, replay, review, serve, solve, spec
 from rules.cli.usage import readable, refuse_unknown_language, run
 from rules.locale import LANGUAGES, N_, _, language_from_environment, use_language
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help=N_('Svoi Kozyri ("Your trumps"), the card game.'))
+# Click's plain help, not typer's rich panels: rich's help takes longer to import and to draw than the rest of a
+# ``--help`` (benchmarks/startup.py); the texts are the same.
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help=N_('Svoi Kozyri ("Your trumps"), the card game.'),
+)
 
 
 def version_line() -> str:
@@ -88,6 +96,7 @@ def translated(command: Any) -> None:
     messages (:func:`~rules.locale.N_`) until here, so what is generated from them stays English."""
     if command.help:
         command.help = _(command.help)
+        command.short_help = command.help.split("\n\n")[0].replace("\n", " ")  # as a line of the list of commands
     for param in command.params:
         if getattr(param, "help", None):
             param.help = _(param.help)
@@ -118,22 +127,26 @@ def translated(command: Any) -> None:
         translated(sub)
 
 
-def speak_typer_words() -> None:
-    """Typer's own words around the help (panel titles, ``[default: …]``, ``[required]``) in the language
-    spoken: typer reads them from these module settings when it draws the help (imported only then: rich is slow
-    to load)."""
-    import typer.rich_utils
+TYPER_WORDS = (
+    N_("Arguments"),
+    N_("Options"),
+    N_("Commands"),
+    N_("default: {default}"),
+    N_("required"),
+    N_("env var: {var}"),
+)
+"""Typer's own words around the help (section titles, ``[default: …]``, ``[required]``), as messages."""
 
-    typer.rich_utils.ARGUMENTS_PANEL_TITLE = _("Arguments")
-    typer.rich_utils.OPTIONS_PANEL_TITLE = _("Options")
-    typer.rich_utils.COMMANDS_PANEL_TITLE = _("Commands")
-    typer.rich_utils.DEFAULT_STRING = _("[default: {}]")
-    typer.rich_utils.REQUIRED_LONG_STRING = _("[required]")
-    typer.rich_utils.ENVVAR_STRING = _("[env var: {}]")
+
+def speak_typer_words() -> None:
+    """Typer's own words around the help (:data:`TYPER_WORDS`) in the language spoken: typer passes them through
+    the ``_`` of its module ``typer.core`` (the standard ``gettext``, whose default domain holds none of our
+    messages) when it draws the help, so that ``_`` becomes ours."""
+    typer.core._ = _  # type: ignore[attr-defined]
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--version"]:  # answered before the commands are built: typer's checks load pydantic
+    if sys.argv[1:] == ["--version"]:  # answered before the commands are built
         typer.echo(version_line())
         return
     use_language(language_asked(sys.argv[1:], os.environ))

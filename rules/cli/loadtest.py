@@ -25,7 +25,6 @@ lost moves (a move the server never confirmed, or confirmed as something else).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -37,9 +36,8 @@ import sys
 import tempfile
 import time
 import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlsplit
 
 import typer
@@ -47,6 +45,9 @@ import typer
 from rules.cli.extras import require_server
 from rules.cli.usage import os_reason
 from rules.locale import N_, Message, _, ngettext, number, percent, pgettext, said
+
+if TYPE_CHECKING:  # asyncio and urllib.request only when the load test runs: every --help imports this module
+    import asyncio
 
 
 @dataclass
@@ -102,6 +103,8 @@ def _free_port() -> int:
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    import urllib.request
+
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
     request.add_header("Content-Type", "application/json")
     with urllib.request.urlopen(request, timeout=30) as response:
@@ -117,6 +120,8 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
     random time (uniform, ``think`` seconds on average) before each move, as a person would; the
     latency is still measured from the moment the move is sent.
     """
+    import asyncio
+
     import websockets
 
     from rules.events import event_dict
@@ -183,6 +188,12 @@ async def _seat(url: str, token: str, seat: int, rng: random.Random, think: floa
                 return
 
 
+def _event() -> asyncio.Event:
+    import asyncio
+
+    return asyncio.Event()
+
+
 @dataclass
 class _Race:
     """Start and stop of the measured run, shared by every client."""
@@ -191,13 +202,15 @@ class _Race:
     ready: int = 0
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     """When the move that should become event ``n`` of a table was sent (for the opponent's latency)."""
-    go: asyncio.Event = field(default_factory=asyncio.Event)
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    go: asyncio.Event = field(default_factory=_event)
+    stop: asyncio.Event = field(default_factory=_event)
 
 
 async def _run(
     urls: list[str], tables: int, seconds: float, think: float, seed: int, server_pids: list[int], by_table: bool
 ) -> _Tally:
+    import asyncio
+
     tally = _Tally()
     seats: list[tuple[str, str, int]] = []
     rng = random.Random(seed)
@@ -235,6 +248,8 @@ async def _run(
 
 def _start_server(sync: str, db: str, logs: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``trumps serve`` on a free port; its log file's name is added to ``logs`` (for removal)."""
+    import urllib.request
+
     port = _free_port()
     command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--port", str(port)]
     command += ["--db", db, "--sync", sync, "--max-tables-per-client", "0", "--max-connections-per-client", "0"]
@@ -374,6 +389,8 @@ def loadtest(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the figures as one JSON object."))] = False,
 ) -> None:
+    import asyncio
+
     require_server("loadtest")
     urls = list(url or [])
     for address in urls:

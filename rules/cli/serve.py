@@ -67,6 +67,10 @@ def serve(
     pool_size: Annotated[
         int | None, typer.Option(help=N_("PostgreSQL connections per process for requests (2 more are opened) [10]."))
     ] = None,
+    rules_url: Annotated[
+        str | None,
+        typer.Option(metavar="URL", help=N_("Address of the full rules, linked from the lobby (http:// or https://).")),
+    ] = None,
     log_level: Annotated[str, typer.Option(help=N_("Log level: debug, info, warning, error."))] = "info",
     log_json: Annotated[
         bool, typer.Option("--log-json", envvar="TRUMPS_LOG_JSON", help=N_("Log one JSON object per line."))
@@ -99,6 +103,7 @@ def serve(
             computer_delay=computer_delay,
             trusted_proxies=trusted_proxies,
             pool_size=pool_size,
+            rules_url=rules_url,
         )
     except ValueError as error:
         typer.echo(f"trumps serve: {said(error)}", err=True)

@@ -111,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/", index),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
+        Route("/api/config", config),
         Route("/metrics", metrics_page),
         Route("/api/tables", lobby, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -190,6 +191,11 @@ async def _internal_error(request: Request, error: Exception) -> Response:
 async def healthz(request: Request) -> Response:
     """The process is alive and serving."""
     return JSONResponse({"status": "ok"})
+
+
+async def config(request: Request) -> Response:
+    """What the page shows that the server's settings decide: the address of the full rules (null if none)."""
+    return JSONResponse({"type": "config", "rules_url": _hub(request).settings.rules_url or None})
 
 
 async def readyz(request: Request) -> Response:

@@ -75,6 +75,9 @@ class Settings:
     process's memory (the lobby keeps listing it; the next request reads it again)."""
     pool_size: int = 10
     """PostgreSQL connections each process keeps for requests (it opens two more: one listening, one for leads)."""
+    rules_url: str = ""
+    """Where the full rules are published (an ``http://`` or ``https://`` address), linked from the lobby ("": no
+    link; the server itself serves no documentation)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -100,6 +103,10 @@ class Settings:
                 raise ValueError(Message(N_("{name}: {value} is not a finite number"), name=field.name, value=value))
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
                 raise ValueError(Message(N_("{name}: {value} is negative"), name=field.name, value=value))
+        if self.rules_url and not self.rules_url.startswith(("http://", "https://")):
+            raise ValueError(
+                Message(N_("rules_url: {value!r} is not an http:// or https:// address"), value=self.rules_url)
+            )
         if self.pool_size < 1:
             raise ValueError(Message(N_("pool_size must be at least 1")))
         if self.rate <= 0 or self.burst < 1 or self.max_message_bytes < 256:

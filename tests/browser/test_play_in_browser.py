@@ -21,6 +21,8 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
     # The computer's levels offered are the engine's, in its order.
     offered = page.eval_on_selector_all('select[name="seat-1"] option', "options => options.map(o => o.value)")
     assert offered == [*LEVELS, "free"]
+    # Seats are numbered from 0 on the page as in the logs and on the analysis board: the other seat of a duel is 1.
+    expect(page.locator(".seat-row span")).to_have_text(["Seat 1"])
     table_id = create_table(page, server.url, name="Gus", opponent="free")
 
     stranger = browser.new_context(viewport={"width": 1280, "height": 860})
@@ -37,6 +39,17 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
         stranger.close()
     # The creator's page sees the table start: the first trump is chosen by the creator.
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
+
+
+def test_the_lobby_links_the_full_rules_where_the_server_has_their_address(server: Server, page: Page) -> None:
+    page.goto(server.url)
+    expect(page.locator(".board-link")).to_be_visible()
+    expect(page.locator(".rules-link")).to_have_count(0)  # this server was given no --rules-url
+    address = "https://rules.example/svoi-kozyri/"
+    page.route("**/api/config", lambda route: route.fulfill(json={"type": "config", "rules_url": address}))
+    page.reload()
+    expect(page.locator(".rules-link")).to_have_text("Full rules")
+    expect(page.locator(".rules-link")).to_have_attribute("href", address)
 
 
 def test_a_wrong_link_says_so_in_plain_words(server: Server, page: Page) -> None:
@@ -65,8 +78,10 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
         # Bob opens the link he was sent and takes the free seat.
         bob_page.goto(link)
         bob_page.fill(".join-name", "Bob")
+        expect(bob_page.locator(".take-seat")).to_have_text("Sit in seat 1")  # counted from 0, as in the logs
         bob_page.click(".take-seat")
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
+        expect(bob_page.locator(".toast")).to_contain_text("You sat down in seat 1.")
         expect(ada_page.locator('.opponents .seat-box[data-seat="1"] .name')).to_have_text("Bob")
         expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("Ada")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
@@ -222,8 +237,10 @@ def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> N
         link = ada_page.input_value(".waiting-dialog .share-link")
         bob_page.goto(link)
         bob_page.fill(".join-name", "Bob")
+        expect(bob_page.locator(".take-seat")).to_have_text("Sit in seat 1")  # counted from 0, as in the logs
         bob_page.click(".take-seat")
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
+        expect(bob_page.locator(".toast")).to_contain_text("You sat down in seat 1.")
         bob_box = ada_page.locator('.opponents .seat-box[data-seat="1"]')
         expect(bob_box.locator(".name")).to_have_text("Bob")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")

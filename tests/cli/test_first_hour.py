@@ -321,6 +321,23 @@ def test_trumps_version_loads_neither_the_engine_nor_typers_checks_nor_rich() ->
     assert heavy == []
 
 
+def test_help_loads_neither_the_engine_nor_typers_checks_nor_rich() -> None:
+    """``trumps --help`` and every ``trumps COMMAND --help`` (one with a --lang given, as the README writes it),
+    run one after another in one interpreter: none of them has loaded pydantic, rich or the engine."""
+    lines = [["--help"], ["--lang", "ru", "play", "--help"]] + [[name, "--help"] for name in COMMAND_NAMES]
+    code = "import sys\nfrom rules.cli import main\n"
+    for line in lines:
+        code += f"sys.argv = ['trumps', *{line!r}]\ntry:\n    main()\nexcept SystemExit as done:\n"
+        code += "    assert done.code == 0, done.code\n"
+    modules = loaded_after(code)
+    assert "Usage:" in modules and "Использование:" in modules  # the helps were printed, in both languages
+    heavy = [name for name in modules if name.startswith((*HEAVY, "pydantic", "rich", "starlette", "uvicorn"))]
+    assert heavy == []
+
+
+COMMAND_NAMES = ("play", "review", "replay", "solve", "arena", "bench", "spec", "serve", "loadtest")
+
+
 def test_every_commands_help_loads_no_engine_player_or_server_module() -> None:
     code = "import typer\nfrom rules.cli import app\ntyper.main.get_command(app)"
     modules = loaded_after(code)

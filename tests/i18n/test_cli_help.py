@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 import typer
 import typer.core
-import typer.rich_utils
 
 import rules.cli
 from rules.cli import app, language_asked, speak_typer_words, translated
@@ -94,10 +93,9 @@ def test_the_language_asked_prefers_a_valid_lang_option() -> None:
 
 @pytest.fixture
 def typer_words() -> Iterator[None]:
-    saved = {name: getattr(typer.rich_utils, name) for name in dir(typer.rich_utils) if name.isupper()}
+    saved = typer.core._  # type: ignore[attr-defined]
     yield
-    for name, value in saved.items():
-        setattr(typer.rich_utils, name, value)
+    typer.core._ = saved  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("name", [None, *COMMANDS])

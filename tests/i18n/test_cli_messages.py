@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import typer
-import typer.rich_utils
+import typer.core
 
 import rules.locale
 from rules.cli import app, speak_typer_words, translated
@@ -123,6 +123,7 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
         "serve not a database": ["serve", "--port", free, "--db", files["garbage"]],
         "serve bad setting": ["serve", "--port", "1", "--sync", "sometimes"],
         "serve negative setting": ["serve", "--port", "1", "--rate", "-1"],
+        "serve bad rules url": ["serve", "--port", "1", "--rules-url", "rules.example"],
         "serve unreachable postgres": ["serve", "--port", free, "--db", "postgresql://nobody:secret@127.0.0.1:1/x"],
         "loadtest several servers": ["loadtest", "--servers", "2"],
         "unknown option": ["arena", "random", "greedy", "--gam", "2"],
@@ -168,7 +169,7 @@ def invoke(args: list[str]) -> tuple[int, str]:
 
 @pytest.fixture
 def speaking(monkeypatch: pytest.MonkeyPatch, typer_words: None) -> Iterator[None]:
-    """Typer's words and the language restored afterwards; wide enough that rich wraps no sentence; and no
+    """Typer's words and the language restored afterwards; wide enough that no sentence is wrapped; and no
     server started by a case that was meant to be refused."""
     import uvicorn
 

@@ -36,6 +36,9 @@ def test_serve_refuses_bad_settings() -> None:
     assert result.returncode == 2 and result.stderr.strip() == "trumps serve: TRUMPS_RATE: 'fast' is not a number"
     result = _run("serve", "--port", "1", "--sync", "sometimes")
     assert result.returncode == 2 and "sync: 'sometimes' is not full or normal" in result.stderr
+    result = _run("serve", "--port", "1", "--rules-url", "rules.example")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "trumps serve: rules_url: 'rules.example' is not an http:// or https:// address"
 
 
 def test_loadtest_drives_duels_over_real_websockets_and_cleans_up(tmp_path: Path) -> None:

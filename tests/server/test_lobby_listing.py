@@ -10,6 +10,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
 from rules.server.app import create_app
@@ -55,3 +56,18 @@ def test_the_lobby_lists_fresh_tables_first_and_drops_abandoned_matches(tmp_path
         listed = [table.id for table in hub.lobby_tables(now=later)]
         assert listed == [waiting]
         assert client.get(f"/api/tables/{played_id}").json()["status"] == "playing"
+
+
+def test_the_config_gives_the_rules_address_only_when_the_server_has_one(tmp_path: Path) -> None:
+    for rules_url, shown in (("", None), ("https://rules.example/svoi-kozyri/", "https://rules.example/svoi-kozyri/")):
+        settings = Settings(db=str(tmp_path / "config.sqlite3"), bot_processes=0, rules_url=rules_url)
+        with TestClient(create_app(settings)) as client:
+            assert client.get("/api/config").json() == {"type": "config", "rules_url": shown}
+
+
+def test_a_rules_address_that_is_no_web_address_is_refused() -> None:
+    assert Settings.from_env({"TRUMPS_RULES_URL": "https://rules.example/"}).rules_url == "https://rules.example/"
+    for wrong in ("javascript:alert(1)", "rules.example", "/rules"):
+        with pytest.raises(ValueError) as refused:
+            Settings.from_env({"TRUMPS_RULES_URL": wrong})
+        assert str(refused.value) == f"rules_url: {wrong!r} is not an http:// or https:// address"

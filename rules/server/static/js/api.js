@@ -32,6 +32,7 @@ async function call(method, path, body) {
 }
 
 export const api = {
+  config: () => call("GET", "/api/config"),
   listTables: () => call("GET", "/api/tables"),
   createTable: (options) => call("POST", "/api/tables", options),
   joinTable: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),

@@ -22,6 +22,7 @@ export class LobbyScreen {
     document.title = t("page.lobby_title");
     this.root.replaceChildren(this.build());
     this.refresh();
+    this.linkRules();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
     this.root.querySelector("#create-name")?.focus({ preventScroll: true });
   }
@@ -35,7 +36,8 @@ export class LobbyScreen {
       h("div", {},
         h("h1", {}, t("lobby.heading")),
         h("p", {}, t("lobby.intro")),
-        h("p", { class: "hero-links" }, h("a", { class: "btn small board-link", href: "/replay" }, t("lobby.board"))),
+        this.links = h("p", { class: "hero-links" },
+          h("a", { class: "btn small board-link", href: "/replay" }, t("lobby.board"))),
       ),
       h("div", { class: "hero-cards", "aria-hidden": "true" },
         ...["AS", "KH", "TD", "QC", "6H"].map((code, i) => {
@@ -51,6 +53,17 @@ export class LobbyScreen {
       this.list,
     );
     return h("div", { class: "lobby" }, hero, howToPlay(), this.createForm(), tables);
+  }
+
+  /** The link to the full rules, where the server was given their address (trumps serve --rules-url). */
+  async linkRules() {
+    let url = null;
+    try {
+      url = (await api.config()).rules_url;
+    } catch {
+      return; // an older server, or none reachable: the lobby's own summary of the rules stays
+    }
+    if (url) this.links.append(h("a", { class: "btn small rules-link", href: url, rel: "noopener" }, t("lobby.full_rules")));
   }
 
   refreshButton() {
@@ -108,12 +121,12 @@ export class LobbyScreen {
       const old = [...seats.querySelectorAll("select")].map((select) => select.value);
       seats.replaceChildren(...Array.from({ length: n - 1 }, (_, i) => {
         const seat = i + 1;
-        const select = h("select", { name: `seat-${seat}`, "aria-label": t("form.seat", { n: seat + 1 }) },
+        const select = h("select", { name: `seat-${seat}`, "aria-label": t("form.seat", { n: seat }) },
           ...LEVELS.map((level) => h("option", { value: level }, t("form.computer", { level: t(`level.${level}`) }))),
           h("option", { value: "free" }, t("form.person")),
         );
         select.value = old[i] ?? "easy";
-        return h("div", { class: "seat-row" }, h("span", {}, t("form.seat", { n: seat + 1 })), select);
+        return h("div", { class: "seat-row" }, h("span", {}, t("form.seat", { n: seat })), select);
       }));
     };
     form.addEventListener("change", (event) => {

@@ -298,7 +298,7 @@ export class TableScreen {
       const joined = await api.joinTable(this.tableId, seat, savedName() || null);
       saveSeat(this.tableId, joined.seat, joined.token);
       this.connection.useToken(joined.token);
-      showToast(t("table.sat_down", { n: joined.seat + 1 }));
+      showToast(t("table.sat_down", { n: joined.seat }));
     } catch (error) {
       showToast(errorText(error), "error");
     }
@@ -649,7 +649,7 @@ export class TableScreen {
     name.addEventListener("change", () => saveName(name.value.trim()));
     const row = h("div", { class: "join-row" }, name);
     for (const seat of free) {
-      const button = h("button", { type: "button", class: "btn primary take-seat", "data-seat": seat.seat }, t("join.sit", { n: seat.seat + 1 }));
+      const button = h("button", { type: "button", class: "btn primary take-seat", "data-seat": seat.seat }, t("join.sit", { n: seat.seat }));
       button.addEventListener("click", () => this.takeSeat(seat.seat));
       row.append(button);
     }

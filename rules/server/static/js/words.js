@@ -8,16 +8,16 @@
 import { cardLabel, suitName, suitSymbol } from "./cards.js";
 import { has, t } from "./i18n.js";
 
-/** The name of a seat as this page shows it: "You", a person's name, "Computer 2", "Seat 2". */
+/** The name of a seat as this page shows it: "You", a person's name, "Computer 2", "Seat 2" (numbered from 0, as logs and the analysis board number seats). */
 export function seatName(seats, seat, mySeat) {
   if (seat === mySeat) return t("seat.you");
   const info = seats?.[seat];
   if (info?.kind === "human" && info.name) return info.name;
   if (info?.kind === "computer") {
     const several = seats.filter((other) => other.kind === "computer").length > 1;
-    return several ? t("seat.computer_n", { n: seat + 1 }) : t("seat.computer");
+    return several ? t("seat.computer_n", { n: seat }) : t("seat.computer");
   }
-  return t("seat.n", { n: seat + 1 });
+  return t("seat.n", { n: seat });
 }
 
 /** The message `key` about `seat`: its ".you" form when the seat is the reader's. */
