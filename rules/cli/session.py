@@ -93,7 +93,7 @@ _SUITS_IN = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": 
 _SUIT_WORDS: dict[str, SuitCode] = {
     **{"s": "S", "h": "H", "d": "D", "c": "C", "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"},
     **{"spade": "S", "heart": "H", "diamond": "D", "club": "C"},
-    **{"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"},
+    **_SUITS_IN,
 }
 
 
