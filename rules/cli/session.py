@@ -89,7 +89,7 @@ The rules in brief:
 _EMOJI_STYLE = "\ufe0f"
 """The variation selector some keyboards add after a suit symbol (``♠️``); it means nothing here."""
 
-_SUITS_IN = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+_SUITS_IN: dict[str, SuitCode] = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
 _SUIT_WORDS: dict[str, SuitCode] = {
     **{"s": "S", "h": "H", "d": "D", "c": "C", "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"},
     **{"spade": "S", "heart": "H", "diamond": "D", "club": "C"},
