@@ -28,6 +28,7 @@ from rules.game import Game, IllegalEvent, Snapshot
 from rules.log import LogError, log_lines, read_log, read_log_file, write_log
 from rules.match import Match
 from rules.options import RuleSet
+from rules.position import position_of
 from rules.refusal import Refusal
 from rules.state import GameState, Outcome, View
 
@@ -56,6 +57,7 @@ __all__ = [
     "event_json",
     "log_lines",
     "parse_event",
+    "position_of",
     "read_log",
     "read_log_file",
     "write_log",
