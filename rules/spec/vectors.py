@@ -585,7 +585,7 @@ GOOD: tuple[Vector, ...] = (
         "long_numbers_and_deep_nesting_in_unknown_fields",
         "An unknown field may hold a number of 5,000 digits, and values nested 512 deep (the line's object counts 1).",
         "log",
-        json.dumps(start(), separators=(",", ":"))[:-1] + ',"serial":' + "9" * 5000 + ',"fraction":0.' + "1" * 5000 + "}",
+        json.dumps(start(), separators=(",", ":"))[:-1] + f',"serial":{"9" * 5000},"fraction":0.{"1" * 5000}}}',
         {**position(DUEL, ["TS", "JD"], "9D", 1, "respond"), "note": _nested(511)},
         phase="respond",
     ),
