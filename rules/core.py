@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
 from rules.outcome import Outcome
@@ -141,6 +141,31 @@ def move_code(move: int) -> str:
     return "take" if move == TAKE else CODES[move]
 
 
+class SixPassed(NamedTuple):
+    """Reported by :func:`pass_sixes`: ``card`` passed from ``giver`` to ``receiver``, whose trump it is (§2.2)."""
+
+    card: int
+    giver: int
+    receiver: int
+
+
+class Took(NamedTuple):
+    """Reported by :func:`take_cards`: ``seat`` took ``cards`` (bottom to top) off the pile (§2.6)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+class WentOut(NamedTuple):
+    """Reported by :func:`play_card`: ``seat`` played its last card and went out, in ``place`` (1 first, §3)."""
+
+    seat: int
+    place: int
+
+
+News = SixPassed | Took | WentOut
+"""What a callback reports to :attr:`State.news` when it is listened to (the rest can be read off the state)."""
+
 PositionKey = tuple[tuple[int, ...], tuple[int, ...], int, int]
 """The position the repetition rule compares (:meth:`State.key`): hands, pile, player to act, phase."""
 
@@ -156,6 +181,7 @@ class State:
         "counted",
         "hands",
         "must_beat",
+        "news",
         "out_order",
         "outcome",
         "pass_sixes",
@@ -178,6 +204,7 @@ class State:
     outcome: Outcome | None
     seen: dict[PositionKey, int]
     counted: PositionKey | None  # the position the last move counted, for its undo token
+    news: list[News] | None  # where the rules report what they did, while someone listens (Game does)
     repeats: int  # how many times that position has started a turn, this one included
 
     @classmethod
@@ -196,6 +223,7 @@ class State:
         state.seen = {}
         state.counted = None
         state.repeats = 0
+        state.news = None
         return state
 
     @classmethod
@@ -240,6 +268,7 @@ class State:
         other.seen = self.seen.copy()
         other.counted = self.counted
         other.repeats = self.repeats
+        other.news = None  # a copy is not listened to
         return other
 
     def restore(self, other: State) -> None:
@@ -365,6 +394,8 @@ def play_card(state: State, card: int) -> None:
     state.pile += (card,)
     if not hand:
         state.out_order += (seat,)
+        if state.news is not None:
+            state.news.append(WentOut(seat, len(state.out_order)))
 
 
 def take_cards(state: State, move: int) -> None:
@@ -377,6 +408,8 @@ def take_cards(state: State, move: int) -> None:
         hand |= 1 << card
     state.hands[seat] = hand
     state.pile = pile[:-count]
+    if state.news is not None:
+        state.news.append(Took(seat, pile[-count:]))
 
 
 def pass_turn(state: State, move: Any) -> None:
@@ -434,6 +467,8 @@ def pass_sixes(state: State, move: Any) -> None:
     for card, giver, receiver in passed_sixes(hands, state.trumps):
         hands[giver] ^= 1 << card
         hands[receiver] |= 1 << card
+        if state.news is not None:
+            state.news.append(SixPassed(card, giver, receiver))
 
 
 def adopt_position(state: State, start: State) -> None:

@@ -276,22 +276,27 @@ class Game:
         out_of_play = self._out_of_play
         move = convert.move_of(event)
         before: core.Undo | core.State
-        if move is None:
-            before = state.copy()
-            try:
-                self._table.fire(state, event.type, convert.event_data(event, self.rules))
-            except BaseException:
-                self._restore((known, out_of_play, before))
-                raise
-        else:
-            seat = state.to_act
-            mark = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)
-            try:
-                before = self._table.apply(state, move)
-            except BaseException:
-                self._restore((known, out_of_play, core.Undo(*mark, state.counted)))
-                raise
-        notes = convert.notifications(event, None if move is None else before, state, self._known)  # type: ignore[arg-type]
+        news: list[core.News] = []
+        state.news = news
+        try:
+            if move is None:
+                before = state.copy()
+                try:
+                    self._table.fire(state, event.type, convert.event_data(event, self.rules))
+                except BaseException:
+                    self._restore((known, out_of_play, before))
+                    raise
+            else:
+                seat = state.to_act
+                mark = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)
+                try:
+                    before = self._table.apply(state, move)
+                except BaseException:
+                    self._restore((known, out_of_play, core.Undo(*mark, state.counted)))
+                    raise
+        finally:
+            state.news = None
+        notes = convert.notifications(event, news, state, self._known)
         if isinstance(event, Position):
             present = mask_of(state.pile)
             for hand in state.hands:
