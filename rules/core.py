@@ -33,6 +33,7 @@ from rules.outcome import Outcome
 from rules.step import Compiled as Compiled
 from rules.step import NoTransition as NoTransition
 from rules.step import Undo as Undo
+from rules.step import UndoFields as UndoFields
 from rules.step import compile_table as compile_table
 from rules.step import undo as undo
 from rules.table import STATES, TRANSITIONS

@@ -292,7 +292,7 @@ class Game:
                 try:
                     before = self._table.apply(state, move)
                 except BaseException:
-                    self._restore((known, out_of_play, core.Undo(*mark, state.counted)))
+                    self._restore((known, out_of_play, (*mark, state.counted)))
                     raise
         finally:
             state.news = None

@@ -35,18 +35,27 @@ _TAKE = PACK_SIZE  # rules.core.TAKE (core imports this module, so it is not imp
 _PHASES = {name: number for number, name in enumerate(STATES)}
 
 
-class Undo(NamedTuple):
-    """What :attr:`Compiled.apply` returns, for :func:`undo`: the state's values that a move may change, before it."""
+Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", "PositionKey | None"]
+"""What :attr:`Compiled.apply` returns, for :func:`undo`: the values a move may change, before it, at the
+positions :class:`UndoFields` names: the seat that moved, the phase, the pile, that seat's hand (the only
+hand a move changes), the order of going out, the outcome, and the position the move counted for the
+repetition rule (it passed the turn), else ``None``.
+
+A plain tuple, made only by the step: a named tuple costs search 6-10% of its time (it is made on
+every ply), so the names are :class:`UndoFields`, a view of it (``UndoFields(*token).counted``).
+"""
+
+
+class UndoFields(NamedTuple):
+    """The names of an :data:`Undo` token's positions."""
 
     seat: int
     phase: int
     pile: tuple[int, ...]
     hand: int
-    """The hand of ``seat``: the only hand a move changes."""
     out_order: tuple[int, ...]
     outcome: Outcome | None
     counted: PositionKey | None
-    """The position the move counted for the repetition rule (it passed the turn), else ``None``."""
 
 
 def undo(state: State, token: Undo) -> None:
@@ -193,7 +202,7 @@ def python_of_steps(
             source.append(f"    {branch} phase == {phase}:  # {STATES[phase]}")
             source += _lines(card, "        ")
     source += ["    else:", "        raise NoTransition('card', phase)"]
-    source.append("    return new_undo(Undo, (seat, phase, pile, hand, out_order, outcome, state.counted))")
+    source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
     for name, result in (("legal_mask", "{}"), ("legal_moves", _LISTING)):
         source += ["", "", f"def {name}(state):", "    phase = state.phase"]
         for phase in by_frequency:
@@ -270,8 +279,6 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
     namespace: dict[str, Any] = {
         "TAKE": _TAKE,
         "NoTransition": NoTransition,
-        "Undo": Undo,
-        "new_undo": tuple.__new__,  # an Undo without the keyword handling of Undo(...)
         **{f"MOVES_{byte}": table for byte, table in enumerate(core.MOVES_BY_BYTE)},
     }
     for group in steps.values():
