@@ -47,6 +47,7 @@ ENGINE_TESTS = (
 )
 TESTS: dict[str, tuple[str, ...]] = {
     "rules/log.py": ("tests/engine/test_bad_input.py", "tests/spec/test_spec_vectors.py"),
+    "rules/validation.py": ("tests/engine/test_bad_input.py",),
 }
 """Tests run for a module besides :data:`ENGINE_TESTS` and the module's own doctests."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.cards import CODES, PACK_SIZE, RANKS_PER_SUIT
-from rules.core import FINISHED, LEAD, PHASE_NAMES, RESPOND, RULES, SECOND, TAKE_BIT, State, moves_of_mask
+from rules.core import FINISHED, LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
 from rules.refusal import Refusal, refusal
 from rules.step import Compiled
 
@@ -70,12 +70,11 @@ _MUST = {
 }
 
 
-def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Compiled | None = None) -> Refusal:
+def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Compiled) -> Refusal:
     """The rule that refuses ``seat``'s move ``kind`` (``lead``, ``beat``, ``second``, ``take``) with ``card``.
 
-    Only meaningful for a move that the ``table`` (the real rules if not given) does not allow.
+    Only meaningful for a move that ``table`` (the compiled rules the game plays by) does not allow.
     """
-    table = table or RULES
     verb = VERBS[kind]
     if state.phase == FINISHED:
         return refusal("game_over", "3", f"{{s0}} cannot {verb}: the game is over", seat=seat)

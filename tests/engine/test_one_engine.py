@@ -168,6 +168,18 @@ def test_the_machine_is_asked_about_any_state_and_changes_nothing() -> None:
     assert snapshot(state) == snapshot(game.core_state())
 
 
+def test_the_machine_run_on_a_state_plays_as_the_step() -> None:
+    position = Position(trumps=["S", "H"], hands=[["7D", "8D"], ["6H", "AS"]], pile=[], to_act=0, phase="lead")
+    state = Game.from_position(position).core_state()
+    for trigger, move in (("lead", "7D"), ("beat", "6H"), ("second", "AS")):
+        ours = state.copy()
+        MACHINE.run(state, trigger, core.Card.parse(move))
+        core.apply(ours, core.Card.parse(move))
+        assert snapshot(state) == snapshot(ours)
+    assert state.outcome is not None and state.outcome == ours.outcome  # seat 1 went out: the tie check
+    assert MACHINE.lens.state == "trump_choice"
+
+
 # --- The public API: copy without replaying, peek, the position string ---------------------------
 
 
