@@ -371,7 +371,7 @@ def last_trump_choice(state: State, suit: int) -> bool:
     return sum(1 for trump in state.trumps if trump != NO_TRUMP) == len(state.trumps) - 1
 
 
-def sixes_pass(state: State, move: Any) -> bool:
+def rule_passes_sixes(state: State, move: Any) -> bool:
     """The rule option ``pass_sixes`` is on (§2.2)."""
     return state.pass_sixes
 

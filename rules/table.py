@@ -8,13 +8,15 @@ a condition is a pure question about the state and the incoming move (it changes
 nothing), a callback does the work of one rule. Every group of rows ends with a row
 without conditions, so a trigger the table lists for a state always finds its row.
 
-Two consumers read this table and nothing else for the order of phases: the
-``transitions`` machine that :class:`rules.game.Game` drives (:mod:`rules.machine`), and
-the search path :func:`rules.core.apply`, compiled from it at import into plain lookups.
+Nothing else says the order of phases. :mod:`rules.step` compiles the table into the
+step that :class:`rules.game.Game` and search (:func:`rules.core.apply`) both play
+through, and :mod:`rules.machine` builds the ``transitions`` machine of the same rows,
+the declared model of the phases that the state chart is drawn from.
 
 A **transient** state is left within the same event, by its automatic trigger
-(:data:`AUTOMATIC`): the passing of sixes after the deal, and the tie check when one
-player is left holding cards.
+(:data:`AUTOMATIC`): the passing of sixes after the deal, the tie check when one player
+is left holding cards, and the new turn after a move that passes it. No log, state or
+position shows one.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ TRANSITIONS: tuple[Row, ...] = (
     Row("choose_trump", "trump_choice", "deal", ("last_trump_choice",), ("record_trump",)),
     Row("choose_trump", "trump_choice", "trump_choice", (), ("record_trump",)),
     Row("deal", "deal", "sixes", (), ("deal_hands",)),
-    Row("pass_sixes", "sixes", "lead", ("sixes_pass",), ("pass_sixes", "count_position")),
+    Row("pass_sixes", "sixes", "lead", ("rule_passes_sixes",), ("pass_sixes", "count_position")),
     Row("pass_sixes", "sixes", "lead", (), ("count_position",)),
     # Play (§2.3-§2.6): who answers, the second card, going out.
     Row("lead", "lead", "tie_check", ("leaves_one_player",), ("play_card",)),
