@@ -138,6 +138,15 @@ def test_the_table_is_checked_when_it_is_compiled() -> None:
         core.compile_table(tuple(row for row in TRANSITIONS if row.trigger != "turn"))
 
 
+def test_search_refuses_a_card_in_a_phase_without_card_rows() -> None:
+    state = core.State.from_position((0, 1), ((0,), (10,)), (), 0, core.LEAD)
+    core.apply(state, 0)  # seat 0 goes out with its last card
+    assert state.phase == core.FINISHED
+    with pytest.raises(core.NoTransition, match=r"^the rules have no card in phase finished$"):
+        core.apply(state, 10)
+    assert state.hands == [0, 1 << 10] and state.pile == (0,)
+
+
 def test_the_undo_token_has_named_positions() -> None:
     state = core.State.from_position((0, 1), ((0, 1), (10,)), (), 0, core.LEAD)
     token = core.UndoFields(*core.apply(state, 0))
