@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.cards import CODES, PACK_SIZE, RANKS_PER_SUIT
-from rules.core import FINISHED, LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
+from rules.core import LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
 from rules.refusal import Refusal, refusal
 from rules.step import Compiled
 
@@ -75,9 +75,7 @@ def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Co
 
     Only meaningful for a move that ``table`` (the compiled rules the game plays by) does not allow.
     """
-    verb = VERBS[kind]
-    if state.phase == FINISHED:
-        return refusal("game_over", "3", f"{{s0}} cannot {verb}: the game is over", seat=seat)
+    verb = VERBS[kind]  # a finished game is refused before (rules.game.Game.refusal_of): every event is
     if seat != state.to_act:
         return refusal(
             "not_your_turn", "1", f"{{s0}} cannot {verb}: it is {{p1}} turn", seat=seat, seats=(seat, state.to_act)
