@@ -240,3 +240,15 @@ def test_a_move_before_the_deal_says_what_is_awaited() -> None:
     game.push(ChooseTrump(seat=0, suit="H"))
     with pytest.raises(IllegalEvent, match=r"^seat 1 cannot lead: the cards have not been dealt$"):
         game.push(Lead(seat=1, card="AS"))
+
+
+def test_a_second_deal_is_refused_as_already_dealt() -> None:
+    game = Game(RuleSet(), seed=4)
+    game.push(ChooseTrump(seat=1, suit="H"))
+    game.push(ChooseTrump(seat=0, suit="S"))
+    deal = game.sample_deal()
+    game.push(deal)
+    with pytest.raises(IllegalEvent) as refused:
+        game.push(deal)
+    assert (refused.value.refusal.code, refused.value.refusal.clause) == ("dealt", "2.2")
+    assert len(game.events) == 3
