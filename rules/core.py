@@ -320,7 +320,11 @@ MOVE_MASKS: dict[str, Callable[[State], int]] = {
 
 
 def next_seat(hands: Sequence[int], seat: int) -> int:
-    """The next seat after ``seat`` that still holds cards (§1)."""
+    """The next seat after ``seat`` that still holds cards (§1).
+
+    >>> next_seat([0b1, 0b10, 0, 0b100], 0), next_seat([0b1, 0b10, 0, 0b100], 1), next_seat([0b1, 0, 0, 0b100], 3)
+    (1, 3, 0)
+    """
     players = len(hands)
     seat = (seat + 1) % players
     while not hands[seat]:

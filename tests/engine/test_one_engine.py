@@ -147,6 +147,14 @@ def test_search_refuses_a_card_in_a_phase_without_card_rows() -> None:
     assert state.hands == [0, 1 << 10] and state.pile == (0,)
 
 
+def test_undoing_the_last_move_of_a_game_takes_its_outcome_back() -> None:
+    state = core.State.from_position((0, 1), ((0,), (10,)), (), 0, core.LEAD)
+    token = core.apply(state, 0)
+    assert state.outcome is not None
+    core.undo(state, token)
+    assert (state.outcome, state.phase, state.hands, state.out_order) == (None, core.LEAD, [1, 1 << 10], ())
+
+
 def test_the_undo_token_has_named_positions() -> None:
     state = core.State.from_position((0, 1), ((0, 1), (10,)), (), 0, core.LEAD)
     token = core.UndoFields(*core.apply(state, 0))
