@@ -1,7 +1,9 @@
-"""Mutation testing of the engine: sampled first-order mutants of ``rules/machine.py``,
-``rules/core.py`` and ``rules/game.py``, each run against the engine tests.
+"""Mutation testing of the engine: sampled first-order mutants of the engine's modules
+(:data:`MODULES`: the rules, the step, the machine, validation, the game and the log reader),
+each run against the engine tests.
 
-Run ``python -m benchmarks.mutation [--per-module 12] [--seed 1] [--timeout 240] [--module rules/core.py]``.
+Run ``python -m benchmarks.mutation [--per-module 12] [--seed 1] [--timeout 240] [--module rules/core.py]``;
+``--module`` takes any module of ``rules/`` (repeatable), with the tests :data:`TESTS` lists for it.
 
 A small AST mutator, no dependency: it lists every place where one operator can be
 swapped (``==``/``!=``, ``<``/``>=``, ``>``/``<=``, ``and``/``or``, ``+``/``-``), a
@@ -28,16 +30,26 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = ("rules/machine.py", "rules/core.py", "rules/game.py")
-TESTS = (
-    # the engine tests that run in seconds (the log and oracle suites take minutes per mutant)
+MODULES = (
+    "rules/core.py",
+    "rules/step.py",
+    "rules/machine.py",
+    "rules/validation.py",
+    "rules/game.py",
+    "rules/log.py",
+)
+ENGINE_TESTS = (
+    # the engine tests that run in seconds (the log fuzzing and oracle suites take minutes per mutant)
     "tests/test_machine.py",
     "tests/engine/test_mutants.py",
     "tests/engine/test_clauses.py",
-    "rules/core.py",
-    "rules/game.py",
-    "rules/machine.py",
+    "tests/engine/test_one_engine.py",
 )
+TESTS: dict[str, tuple[str, ...]] = {
+    "rules/log.py": ("tests/engine/test_bad_input.py", "tests/spec/test_spec_vectors.py"),
+    "rules/validation.py": ("tests/engine/test_bad_input.py",),
+}
+"""Tests run for a module besides :data:`ENGINE_TESTS` and the module's own doctests."""
 
 _SWAPS: dict[type, type] = {
     ast.Eq: ast.NotEq,
@@ -126,7 +138,8 @@ def _killed(mutant: Mutant, timeout: float) -> tuple[bool, str]:
             shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
         (copy / mutant.module).write_text(mutant.source, encoding="utf-8")
-        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header", *TESTS]
+        tests = (*ENGINE_TESTS, *TESTS.get(mutant.module, ()), mutant.module)
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header", *tests]
         try:
             result = subprocess.run(command, cwd=copy, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -140,8 +153,11 @@ def main() -> None:
     parser.add_argument("--per-module", type=int, default=12, help="mutants sampled per module [12]")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample [1]")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds before a test run counts as killed")
-    parser.add_argument("--module", action="append", choices=MODULES, help="only this module (repeatable)")
+    parser.add_argument("--module", action="append", help="only this module of rules/ (repeatable)")
     args = parser.parse_args()
+    for module in args.module or ():
+        if not (module.startswith("rules/") and module.endswith(".py") and (ROOT / module).is_file()):
+            parser.error(f"--module {module}: not a module of rules/ (such as rules/core.py)")
     for module in args.module or MODULES:
         rng = random.Random(f"{args.seed} {module}")
         every = list(_mutants(module))

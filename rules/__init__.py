@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from rules.log import LogError, log_lines, read_log, read_log_file, write_log
     from rules.match import Match
     from rules.options import RuleSet
+    from rules.position import position_of
     from rules.refusal import Refusal
     from rules.state import GameState, Outcome, View
 
@@ -57,6 +58,7 @@ _HOMES = {
     "Notification": "rules.events",
     "Outcome": "rules.state",
     "parse_event": "rules.events",
+    "position_of": "rules.position",
     "Position": "rules.events",
     "read_log": "rules.log",
     "read_log_file": "rules.log",
@@ -106,6 +108,7 @@ __all__ = [
     "event_json",
     "log_lines",
     "parse_event",
+    "position_of",
     "read_log",
     "read_log_file",
     "write_log",

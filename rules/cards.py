@@ -169,10 +169,6 @@ def cards_of_mask(mask: int) -> Iterator[Card]:
         mask ^= low
 
 
-def parse_cards(codes: Iterable[str]) -> list[Card]:
-    return [Card.parse(code) for code in codes]
-
-
 def codes_of_mask(mask: int) -> list[str]:
     """The card codes of ``mask``, sorted as a state sorts hands (rules §1.5)."""
     return [CODES[card] for card in cards_of_mask(mask)]

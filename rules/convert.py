@@ -2,8 +2,8 @@
 phase names) and the lean state of :mod:`rules.core` (integers and bit masks), both ways.
 
 Every such conversion is written here once: suit letters, phase names, the outcome's notification, events
-into the data the table's callbacks take, moves back into events, and the notifications
-read off what an event changed.
+into the data the table's callbacks take, moves back into events, and the notifications of
+what the rules reported (:data:`rules.core.News`).
 
 >>> suit_number("D"), suit_letter(2)
 (2, 'D')
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from rules import core
-from rules.cards import CARDS, CODES, SUIT_CHARS, codes_of_mask, mask_of
+from rules.cards import CODES, SUIT_CHARS, codes_of_mask, mask_of
 from rules.events import (
     Beat,
     ChooseTrump,
@@ -181,35 +181,28 @@ def move_events(state: core.State, mask: int, table: core.Compiled = core.RULES)
     return moves
 
 
-# --- Notifications: what the rules did on their own, read off the change --------------------------
+# --- Notifications: what the rules did on their own, as they reported it --------------------------
 
 
-def notifications(event: Event, token: core.Undo | None, after: core.State, known: list[int]) -> list[Notification]:
-    """What ``event`` made the rules do, read off the state ``after`` it and, for a move, the undo ``token``
-    that holds what the move changed; updates the public knowledge ``known``."""
+def notifications(event: Event, news: list[core.News], after: core.State, known: list[int]) -> list[Notification]:
+    """What ``event`` made the rules do: the ``news`` its callbacks reported, then how the game goes on
+    (read off the state ``after`` it); updates the public knowledge ``known``."""
     notes: list[Notification] = []
-    if isinstance(event, Deal):
-        dealt = [mask_of(card_numbers(hand)) for hand in event.hands]
-        for card in range(len(CODES)):
-            bit = 1 << card
-            giver = next((seat for seat, hand in enumerate(dealt) if hand & bit), None)
-            receiver = next((seat for seat, hand in enumerate(after.hands) if hand & bit), None)
-            if giver is not None and receiver is not None and giver != receiver:
-                known[receiver] |= bit
-                notes.append(SixPassed(card=CODES[card], from_seat=giver, to_seat=receiver))
-        return notes
+    for item in news:
+        if isinstance(item, core.SixPassed):
+            known[item.receiver] |= 1 << item.card
+            notes.append(SixPassed(card=CODES[item.card], from_seat=item.giver, to_seat=item.receiver))
+        elif isinstance(item, core.Took):
+            known[item.seat] |= mask_of(item.cards)
+            notes.append(Took(seat=item.seat, cards=[CODES[c] for c in item.cards], whole_pile=not after.pile))
+        else:
+            notes.append(WentOut(seat=item.seat, place=item.place))
     move = move_of(event)
-    if move is None or token is None:
+    if move is None:
         return notes
-    seat, _, pile, _, out_order, _, _ = token
-    if move == core.TAKE:
-        taken = pile[len(after.pile) :]
-        known[seat] |= mask_of(taken)
-        notes.append(Took(seat=seat, cards=[CARDS[c].code for c in taken], whole_pile=not after.pile))
-    else:
+    seat = event.seat  # type: ignore[union-attr]
+    if move != core.TAKE:
         known[seat] &= ~(1 << move)
-        if len(after.out_order) > len(out_order):
-            notes.append(WentOut(seat=seat, place=len(after.out_order)))
     if after.outcome is not None:
         notes.append(game_over(after.outcome))
     elif after.to_act != seat:

@@ -8,9 +8,10 @@ index (lead, beat or second card, depending on the phase) or :data:`TAKE`.
 What comes after what is not written here: the transition table (:mod:`rules.table`)
 says it, naming this module's **conditions** (pure questions such as
 :func:`beater_keeps_cards`) and **callbacks** (the work of one rule, such as
-:func:`play_card`). The search path :func:`apply`, :func:`legal_mask` and
-:func:`undo` are compiled from that table at import (:func:`compile_table`); the
-``transitions`` machine that :class:`rules.game.Game` drives is built from the same rows.
+:func:`play_card`). :mod:`rules.step` compiles that table into the step that plays it,
+:data:`RULES`: :func:`apply`, :func:`legal_mask`, :func:`legal_moves` and :func:`undo`
+are search's names for it, and :class:`rules.game.Game` plays through the same step.
+Why an event is refused is :mod:`rules.validation`.
 
 >>> state = State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
 ...                             pile=(Card.parse("9C"), Card.parse("JC")), to_act=1, phase=RESPOND)
@@ -23,22 +24,23 @@ says it, naming this module's **conditions** (pure questions such as
 
 from __future__ import annotations
 
-import ast
-import functools
-import inspect
 import random
-import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
 from rules.outcome import Outcome
-from rules.refusal import Refusal
-from rules.refusal import refusal as _refusal
-from rules.table import AUTOMATIC, PLAY, STATES, TRANSITIONS, Row
+from rules.step import Compiled as Compiled
+from rules.step import NoTransition as NoTransition
+from rules.step import Undo as Undo
+from rules.step import UndoFields as UndoFields
+from rules.step import compile_table as compile_table
+from rules.step import undo as undo
+from rules.table import STATES, TRANSITIONS
 
-# Phases: the table's states, numbered for speed. PHASE_NAMES gives their names.
-TRUMP_CHOICE, DEAL, LEAD, RESPOND, SECOND, FINISHED, SIXES, TIE_CHECK = range(8)
+# Phases: the table's states, numbered for speed. PHASE_NAMES gives their names. The last three
+# are transient (left within the event that entered them): no log, state or position shows them.
+TRUMP_CHOICE, DEAL, LEAD, RESPOND, SECOND, FINISHED, SIXES, TIE_CHECK, TURN = range(9)
 PHASE_NAMES: tuple[str, ...] = STATES
 PHASE_NUMBERS = {name: number for number, name in enumerate(PHASE_NAMES)}
 
@@ -119,11 +121,9 @@ def _byte_table(offset: int, bits: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(offset + i for i in range(bits) if value >> i & 1) for value in range(1 << bits))
 
 
-_MOVES_0 = _byte_table(0, 8)
-_MOVES_1 = _byte_table(8, 8)
-_MOVES_2 = _byte_table(16, 8)
-_MOVES_3 = _byte_table(24, 8)
-_MOVES_4 = _byte_table(32, 5)
+MOVES_BY_BYTE = (_byte_table(0, 8), _byte_table(8, 8), _byte_table(16, 8), _byte_table(24, 8), _byte_table(32, 5))
+"""By byte of a move mask (bits 0-7, 8-15, 16-23, 24-31, 32-36), the moves each of its values holds."""
+_MOVES_0, _MOVES_1, _MOVES_2, _MOVES_3, _MOVES_4 = MOVES_BY_BYTE
 
 
 def moves_of_mask(mask: int) -> tuple[int, ...]:
@@ -142,11 +142,33 @@ def move_code(move: int) -> str:
     return "take" if move == TAKE else CODES[move]
 
 
-PositionKey = tuple[tuple[int, ...], tuple[int, ...], int, int]
+class SixPassed(NamedTuple):
+    """Reported by :func:`pass_sixes`: ``card`` passed from ``giver`` to ``receiver``, whose trump it is (§2.2)."""
 
-# What apply() needs to undo a move: seat, phase, pile, that seat's hand, the order of
-# going out, the outcome, and the position key it counted (or None).
-Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", "PositionKey | None"]
+    card: int
+    giver: int
+    receiver: int
+
+
+class Took(NamedTuple):
+    """Reported by :func:`take_cards`: ``seat`` took ``cards`` (bottom to top) off the pile (§2.6)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+class WentOut(NamedTuple):
+    """Reported by :func:`play_card`: ``seat`` played its last card and went out, in ``place`` (1 first, §3)."""
+
+    seat: int
+    place: int
+
+
+News = SixPassed | Took | WentOut
+"""What a callback reports to :attr:`State.news` when it is listened to (the rest can be read off the state)."""
+
+PositionKey = tuple[tuple[int, ...], tuple[int, ...], int, int]
+"""The position the repetition rule compares (:meth:`State.key`): hands, pile, player to act, phase."""
 
 
 class State:
@@ -160,6 +182,7 @@ class State:
         "counted",
         "hands",
         "must_beat",
+        "news",
         "out_order",
         "outcome",
         "pass_sixes",
@@ -182,6 +205,7 @@ class State:
     outcome: Outcome | None
     seen: dict[PositionKey, int]
     counted: PositionKey | None  # the position the last move counted, for its undo token
+    news: list[News] | None  # where the rules report what they did, while someone listens (Game does)
     repeats: int  # how many times that position has started a turn, this one included
 
     @classmethod
@@ -200,6 +224,7 @@ class State:
         state.seen = {}
         state.counted = None
         state.repeats = 0
+        state.news = None
         return state
 
     @classmethod
@@ -244,6 +269,7 @@ class State:
         other.seen = self.seen.copy()
         other.counted = self.counted
         other.repeats = self.repeats
+        other.news = None  # a copy is not listened to
         return other
 
     def restore(self, other: State) -> None:
@@ -267,9 +293,6 @@ class State:
 
 
 # --- What may be played (§2.3-§2.6), per trigger ------------------------------------------------
-
-
-# Each is one expression, so that the compiled legal_moves() inlines it.
 
 
 def hand_mask(state: State) -> int:
@@ -297,7 +320,11 @@ MOVE_MASKS: dict[str, Callable[[State], int]] = {
 
 
 def next_seat(hands: Sequence[int], seat: int) -> int:
-    """The next seat after ``seat`` that still holds cards (§1)."""
+    """The next seat after ``seat`` that still holds cards (§1).
+
+    >>> next_seat([0b1, 0b10, 0, 0b100], 0), next_seat([0b1, 0b10, 0, 0b100], 1), next_seat([0b1, 0, 0, 0b100], 3)
+    (1, 3, 0)
+    """
     players = len(hands)
     seat = (seat + 1) % players
     while not hands[seat]:
@@ -323,28 +350,14 @@ def leaves_one_player(state: State, card: int) -> bool:
     return state.hands[state.to_act] == 1 << card and len(state.hands) - state.hands.count(0) == 2
 
 
-def comes_round_third_time(state: State, move: int) -> bool:
-    """After ``move`` the turn passes into a position that has already started a turn twice (§3).
-
-    Search asks the same question after the move's :func:`count_position`, where the answer
-    is at hand (:func:`came_round_third_time`, see :data:`ASKED_AFTER`).
-    """
-    after = State()  # the move and the passing of the turn, on a scratch state with an empty history
-    after.trumps, after.hands, after.pile = state.trumps, state.hands.copy(), state.pile
-    after.to_act, after.out_order, after.seen = state.to_act, state.out_order, {}
-    for callback in (take_cards if move == TAKE else play_card, pass_turn, count_position):
-        callback(after, move)
-    return state.seen.get(after.counted, 0) + after.repeats >= REPETITIONS_FOR_DRAW  # type: ignore[arg-type]
-
-
-def came_round_third_time(state: State, move: int) -> bool:
-    """:func:`comes_round_third_time` asked once the move has passed the turn and counted the position."""
+def third_time_round(state: State, move: Any) -> bool:
+    """The turn that starts has started in this position twice before (§3); asked once it is counted."""
     return state.repeats >= REPETITIONS_FOR_DRAW
 
 
-def takes_whole_pile(state: State, move: int) -> bool:
-    """The take empties the pile, so the next player leads (§2.7)."""
-    return TAKE_COUNTS[state.trumps[state.to_act]][state.pile[-1]] >= len(state.pile)
+def pile_is_empty(state: State, move: Any) -> bool:
+    """Nothing is left on the pile (a take of all of it, §2.7): the new turn starts with a lead."""
+    return not state.pile
 
 
 def last_card_beats(state: State, move: Any) -> bool:
@@ -362,7 +375,7 @@ def last_trump_choice(state: State, suit: int) -> bool:
     return sum(1 for trump in state.trumps if trump != NO_TRUMP) == len(state.trumps) - 1
 
 
-def sixes_pass(state: State, move: Any) -> bool:
+def rule_passes_sixes(state: State, move: Any) -> bool:
     """The rule option ``pass_sixes`` is on (§2.2)."""
     return state.pass_sixes
 
@@ -386,6 +399,8 @@ def play_card(state: State, card: int) -> None:
     state.pile += (card,)
     if not hand:
         state.out_order += (seat,)
+        if state.news is not None:
+            state.news.append(WentOut(seat, len(state.out_order)))
 
 
 def take_cards(state: State, move: int) -> None:
@@ -398,11 +413,12 @@ def take_cards(state: State, move: int) -> None:
         hand |= 1 << card
     state.hands[seat] = hand
     state.pile = pile[:-count]
+    if state.news is not None:
+        state.news.append(Took(seat, pile[-count:]))
 
 
 def pass_turn(state: State, move: Any) -> None:
-    """The turn passes to the next player holding cards (§1)."""
-    # next_seat() written out: search inlines a callback's own statements, not the functions it calls
+    """The turn passes to the next player holding cards (§1): :func:`next_seat`, written out for speed."""
     hands = state.hands
     players = len(hands)
     seat = (state.to_act + 1) % players
@@ -456,6 +472,8 @@ def pass_sixes(state: State, move: Any) -> None:
     for card, giver, receiver in passed_sixes(hands, state.trumps):
         hands[giver] ^= 1 << card
         hands[receiver] |= 1 << card
+        if state.news is not None:
+            state.news.append(SixPassed(card, giver, receiver))
 
 
 def adopt_position(state: State, start: State) -> None:
@@ -467,382 +485,6 @@ def adopt_position(state: State, start: State) -> None:
     state.out_order = start.out_order
     state.outcome = None
     state.seen = dict(start.seen)  # the repetition history a resumed game brings (log format §L4.5)
-
-
-# --- The table, compiled for search --------------------------------------------------------------
-
-Step = tuple[tuple[Callable[..., bool], ...], tuple[Callable[..., None], ...], int, "tuple[Step, ...] | None"]
-"""A compiled row: its conditions, its callbacks, its destination, and the rows of a transient destination."""
-
-
-class NoTransition(LookupError):
-    """The table has no row for this trigger in this phase."""
-
-    def __init__(self, trigger: str, phase: int) -> None:
-        super().__init__(f"the rules have no {trigger} in phase {PHASE_NAMES[phase]}")
-        self.trigger = trigger
-        self.phase = phase
-
-
-class Compiled(NamedTuple):
-    """A transition table turned into plain lookups: what the search path runs."""
-
-    apply: Callable[[State, int], Undo]
-    """Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."""
-    fire: Callable[[State, str, Any], None]
-    """Take any event of the table (setup included) by trigger name, with its data."""
-    legal_mask: Callable[[State], int]
-    """The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."""
-    legal_moves: Callable[[State], tuple[int, ...]]
-    """The legal moves of the player to act, cards in pack order then :data:`TAKE`."""
-    card_triggers: tuple[str | None, ...]
-    """By phase, the trigger of playing a card there (``lead``, ``beat``, ``second``), if any."""
-    triggers: tuple[frozenset[str], ...]
-    """By phase, every trigger the table takes there."""
-
-
-@functools.cache  # a rule is inlined into many rows: read its source once
-def _inlined(
-    function: Callable[..., Any], arguments: tuple[str, ...] = ("state", "move")
-) -> tuple[str | None, list[str] | None]:
-    """The body of a condition as one expression, or of a callback as statements, on ``arguments``.
-
-    Only a condition that is one ``return`` and a callback with no ``return`` qualify (the
-    others are called); their own local names get a prefix so that they cannot collide.
-    Inlining saves search a Python call per rule on every move; the code is the function's own.
-    """
-    tree = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
-    assert isinstance(tree, ast.FunctionDef)
-    body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
-    params = [argument.arg for argument in tree.args.args]
-    renames = dict(zip(params, arguments, strict=True))
-    local = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
-    renames.update({name: f"_{function.__name__}_{name}" for name in local - set(params)})
-
-    class Rename(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.Name:
-            return ast.copy_location(ast.Name(renames.get(node.id, node.id), node.ctx), node)
-
-    returns = [node for node in ast.walk(tree) if isinstance(node, ast.Return)]
-    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-        return "(" + ast.unparse(Rename().visit(body[0].value)) + ")", None
-    nested = (ast.Lambda, ast.FunctionDef, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
-    if not returns and not any(isinstance(node, nested) for statement in body for node in ast.walk(statement)):
-        return None, [ast.unparse(Rename().visit(statement)) for statement in body]
-    return None, None
-
-
-ASKED_AFTER: dict[str, tuple[str, str]] = {"comes_round_third_time": ("count_position", "came_round_third_time")}
-"""Conditions that search asks later, in another form: ``condition: (callback, form)``.
-
-Where the row of ``condition`` and every row after it in its group begin with the same
-callbacks up to ``callback``, search asks the conditions of the rows after it first (they
-are pure), runs those callbacks once, and then asks ``form``, whose answer is at hand by then.
-A test plays random games through both paths to show that the two forms agree.
-"""
-
-
-def _test(conditions: tuple[Callable[..., bool], ...], namespace: dict[str, Any]) -> str:
-    """The conditions of a row as one Python expression (inlined where they are one expression)."""
-    tests = []
-    for condition in conditions:
-        namespace[condition.__name__] = condition
-        expression, _ = _inlined(condition)
-        tests.append(expression or f"{condition.__name__}(state, move)")
-    return " and ".join(tests)
-
-
-def _run(callbacks: tuple[Callable[..., None], ...], indent: str, namespace: dict[str, Any]) -> list[str]:
-    """The callbacks of a row as Python statements (inlined where they can be)."""
-    lines = []
-    for function in callbacks:
-        namespace[function.__name__] = function
-        _, statements = _inlined(function)
-        for statement in statements or [f"{function.__name__}(state, move)"]:
-            lines += [f"{indent}{line}" for line in statement.splitlines()]
-    return lines
-
-
-def _asked_after(group: tuple[Step, ...]) -> tuple[int, int] | None:
-    """The row of ``group`` whose condition search asks later (:data:`ASKED_AFTER`), and the callbacks run first."""
-    for number, (conditions, callbacks, _dest, _then) in enumerate(group):
-        if len(conditions) == 1 and conditions[0].__name__ in ASKED_AFTER:
-            names = [function.__name__ for function in callbacks]
-            after, _form = ASKED_AFTER[conditions[0].__name__]
-            if after in names:
-                shared = callbacks[: names.index(after) + 1]
-                if all(row[1] == shared for row in group[number + 1 :]):
-                    return number, len(shared)
-    return None
-
-
-Branch = tuple[str | None, tuple[Callable[..., None], ...], int, "tuple[Step, ...] | None"]
-"""One branch of compiled code: its test (``None`` for ``else``), callbacks, destination, transient rows."""
-
-
-def _python_of(group: tuple[Step, ...], indent: str, namespace: dict[str, Any]) -> list[str]:
-    """The rows of ``group`` as nested ``if``/``elif``/``else`` statements (their functions put in ``namespace``)."""
-    later = _asked_after(group)
-    first_later = len(group) if later is None else later[0]
-    branches: list[Branch] = [
-        (_test(conditions, namespace) if conditions else None, callbacks, dest, then)
-        for conditions, callbacks, dest, then in group[:first_later]
-    ]
-    if later is None:
-        return _branches(branches, indent, namespace)
-    # From the row asked later on: the other rows' conditions first, the shared callbacks once, then the question.
-    shared = later[1]
-    (condition, *_), callbacks, dest, then = group[first_later]
-    inner = indent + "    " if branches else indent
-    body: list[str] = []
-    asked: list[Branch] = []
-    for index, (conditions, _, other_dest, other_then) in enumerate(group[first_later + 1 : -1]):
-        name = f"_asked_before_{len(inner)}_{index}"
-        body.append(f"{inner}{name} = {_test(conditions, namespace)}")
-        asked.append((name, (), other_dest, other_then))
-    body += _run(callbacks[:shared], inner, namespace)
-    form = globals()[ASKED_AFTER[condition.__name__][1]]
-    asked = [
-        (_test((form,), namespace), callbacks[shared:], dest, then),
-        *asked,
-        (None, (), group[-1][2], group[-1][3]),
-    ]
-    body += _branches(asked, inner, namespace)
-    if not branches:
-        return body
-    return _branches(branches, indent, namespace) + [f"{indent}else:", *body]
-
-
-def _branches(branches: list[Branch], indent: str, namespace: dict[str, Any]) -> list[str]:
-    """``if``/``elif``/``else`` over ``(test, callbacks, destination, rows of a transient destination)``."""
-    lines = []
-    for number, (test, callbacks, dest, then) in enumerate(branches):
-        if test is not None:
-            lines.append(f"{indent}{'if' if number == 0 else 'elif'} {test}:")
-        else:
-            lines.append(f"{indent}else:" if number else f"{indent}if True:")
-        lines += _run(callbacks, indent + "    ", namespace)
-        lines.append(f"{indent}    state.phase = {dest}")
-        if then is not None:
-            lines += _python_of(then, indent + "    ", namespace)
-    return lines
-
-
-def _is_state(node: ast.AST, attribute: str | None = None) -> bool:
-    """Whether ``node`` is ``state.<attribute>`` (any attribute if not given)."""
-    return (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "state"
-        and attribute in (None, node.attr)
-    )
-
-
-_PROLOGUE = {"to_act": "seat", "pile": "pile", "hand": "hand"}
-"""What the prologue of the compiled ``apply`` loads: ``state.to_act``, ``state.pile`` and the hand to act."""
-
-
-def _writes(node: ast.AST) -> set[str]:
-    """Which of :data:`_PROLOGUE`'s values ``node`` may change (a callback called, not inlined, may change any)."""
-    written: set[str] = set()
-    for sub in ast.walk(node):
-        called = isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call)
-        if called and any(isinstance(arg, ast.Name) and arg.id == "state" for arg in sub.value.args):  # type: ignore[attr-defined]
-            written |= set(_PROLOGUE)
-        if isinstance(sub, ast.Attribute | ast.Subscript) and isinstance(sub.ctx, ast.Store):
-            if _is_state(sub):
-                written.add(sub.attr)  # type: ignore[union-attr]
-            elif isinstance(sub, ast.Subscript) and _is_state(sub.value, "hands"):
-                written.add("hand")
-    if written & {"to_act", "hands"}:
-        written.add("hand")
-    return written
-
-
-class _Fresh(ast.NodeTransformer):
-    """Reads of the state that the prologue has in locals, and that nothing has written since, read the locals."""
-
-    def __init__(self, stale: set[str]) -> None:
-        self.stale = stale
-
-    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        if (
-            isinstance(node.ctx, ast.Load)
-            and "hand" not in self.stale
-            and _is_state(node.value, "hands")
-            and _is_state(node.slice, "to_act")
-        ):
-            return ast.copy_location(ast.Name("hand", ast.Load()), node)
-        return self.generic_visit(node)
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if (
-            isinstance(node.ctx, ast.Load)
-            and _is_state(node)
-            and node.attr in _PROLOGUE
-            and node.attr not in self.stale
-        ):
-            return ast.copy_location(ast.Name(_PROLOGUE[node.attr], ast.Load()), node)
-        return self.generic_visit(node)
-
-
-def _read_prologue(statements: list[ast.stmt], stale: set[str]) -> None:
-    """Make the reads in ``statements`` use the prologue's locals while they hold (``stale``: those that stopped)."""
-    for statement in statements:
-        if isinstance(statement, ast.If):
-            statement.test = _Fresh(stale).visit(statement.test)
-            after = set(stale)
-            for branch in (statement.body, statement.orelse):
-                inner = set(stale)
-                _read_prologue(branch, inner)
-                after |= inner
-            stale |= after
-        elif isinstance(statement, ast.While | ast.For):
-            stale |= _writes(statement)  # the loop comes back to its start
-            _Fresh(stale).visit(statement)
-        else:
-            _Fresh(stale).visit(statement)
-            stale |= _writes(statement)
-
-
-def compile_table(rows: Iterable[Row]) -> Compiled:
-    """Compile a transition table (:data:`rules.table.TRANSITIONS` or a variant) for search."""
-    names = globals()
-    groups: dict[tuple[str, int], list[Row]] = {}
-    for row in rows:
-        groups.setdefault((row.trigger, PHASE_NUMBERS[row.source]), []).append(row)
-    for (trigger, phase), group in groups.items():
-        if group[-1].conditions or any(not row.conditions for row in group[:-1]):
-            raise ValueError(
-                f"the rows of {trigger} in {PHASE_NAMES[phase]} must end with exactly one unconditional row"
-            )
-
-    steps: dict[tuple[str, int], tuple[Step, ...]] = {}
-
-    def compiled(trigger: str, phase: int) -> tuple[Step, ...]:
-        if (trigger, phase) not in steps:
-            group = []
-            for row in groups[trigger, phase]:
-                dest = PHASE_NUMBERS[row.dest]
-                then = compiled(AUTOMATIC[row.dest], dest) if row.dest in AUTOMATIC else None
-                conditions = tuple(names[name] for name in row.conditions)
-                group.append((conditions, tuple(names[name] for name in row.callbacks), dest, then))
-            steps[trigger, phase] = tuple(group)
-        return steps[trigger, phase]
-
-    phases = range(len(PHASE_NAMES))
-    triggers = tuple(frozenset(trigger for trigger, source in groups if source == phase) for phase in phases)
-    card_triggers: list[str | None] = []
-    for phase in phases:
-        cards = sorted(triggers[phase] & {"lead", "beat", "second"})
-        if len(cards) > 1:
-            raise ValueError(f"phase {PHASE_NAMES[phase]} takes two kinds of card: {cards}")
-        card_triggers.append(cards[0] if cards else None)
-    # By phase: the steps of playing a card there, then those of taking.
-    play = tuple(
-        tuple(
-            compiled(trigger, phase) if trigger is not None and (trigger, phase) in groups else None
-            for trigger in (card_triggers[phase], "take")
-        )
-        for phase in phases
-    )
-
-    def run(state: State, group: tuple[Step, ...] | None, move: Any) -> None:
-        while group is not None:
-            for conditions, callbacks, dest, then in group:
-                for condition in conditions:
-                    if not condition(state, move):
-                        break
-                else:
-                    for callback in callbacks:
-                        callback(state, move)
-                    state.phase = dest
-                    group = then
-                    break
-
-    # The moves in play become one straight-line Python function, a branch per phase and kind
-    # of move, so that search pays for the rules and not for walking the table.
-    namespace: dict[str, Any] = dict(names)  # inlined rules read this module's names
-    prologue = [
-        "    seat = state.to_act",
-        "    phase = state.phase",
-        "    pile = state.pile",
-        "    hand = state.hands[seat]",
-        "    out_order = state.out_order",
-        "    outcome = state.outcome",
-        "    state.counted = None",
-    ]
-    source = ["def apply(state, move):", *prologue]
-    for is_take, test in ((True, "if move == TAKE:"), (False, "else:")):
-        source.append(f"    {test}")
-        branch = "if"
-        for phase in sorted(phases, key=lambda phase: phase != RESPOND):  # the most frequent phase first
-            steps_of_kind = play[phase][is_take]
-            if steps_of_kind is not None:
-                source.append(f"        {branch} phase == {phase}:")
-                source += _python_of(steps_of_kind, "            ", namespace)
-                branch = "elif"
-        source.append("        else:" if branch == "elif" else "        if True:")
-        source.append("            raise NoTransition('take' if move == TAKE else 'card', phase)")
-    source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
-    module = ast.parse("\n".join(source))
-    function = module.body[0]
-    assert isinstance(function, ast.FunctionDef)
-    _read_prologue(function.body[len(prologue) :], set())
-    exec(compile(ast.fix_missing_locations(module), "<compiled table>", "exec"), namespace)
-    apply: Callable[[State, int], Undo] = namespace["apply"]
-    apply.__doc__ = "Play ``move`` (which must be legal) for the player to act; returns the token for :func:`undo`."
-
-    def fire(state: State, trigger: str, data: Any) -> None:
-        if (trigger, state.phase) not in groups:
-            raise NoTransition(trigger, state.phase)
-        state.counted = None
-        run(state, compiled(trigger, state.phase), data)
-
-    # The legal moves: by phase, the masks of the play triggers the table takes there, OR-ed together.
-    masks: list[str] = []
-    for phase in sorted(phases, key=lambda phase: phase != RESPOND):
-        kinds = sorted(triggers[phase] & set(PLAY))
-        if kinds:
-            parts = [_inlined(MOVE_MASKS[kind], ("state",))[0] or f"MOVE_MASKS[{kind!r}](state)" for kind in kinds]
-            masks += [f"    {'if' if not masks else 'elif'} phase == {phase}:", f"        mask = {' | '.join(parts)}"]
-    masks += ["    else:", "        mask = 0"] if masks else ["    mask = 0"]
-    listed = _inlined(moves_of_mask, ("mask",))[0]
-    legal = ["def legal_mask(state):", "    phase = state.phase", *masks, "    return mask"]
-    legal += ["def legal_moves(state):", "    phase = state.phase", *masks, f"    return {listed}"]
-    exec("\n".join(legal), namespace)
-    legal_mask: Callable[[State], int] = namespace["legal_mask"]
-    legal_mask.__doc__ = "The legal moves as one mask: bit ``c`` to play card ``c``, bit :data:`TAKE` to take."
-    legal_moves: Callable[[State], tuple[int, ...]] = namespace["legal_moves"]
-    legal_moves.__doc__ = "The legal moves of the player to act, cards in pack order then :data:`TAKE`."
-
-    return Compiled(apply, fire, legal_mask, legal_moves, tuple(card_triggers), triggers)
-
-
-RULES = compile_table(TRANSITIONS)
-"""The real table, compiled."""
-
-apply = RULES.apply
-fire = RULES.fire
-legal_mask = RULES.legal_mask
-legal_moves = RULES.legal_moves
-
-
-def undo(state: State, token: Undo) -> None:
-    """Take back the move that returned ``token`` (moves are undone last first)."""
-    seat, phase, pile, hand, out_order, outcome, key = token
-    state.hands[seat] = hand
-    state.to_act = seat
-    state.phase = phase
-    state.pile = pile
-    state.out_order = out_order
-    state.outcome = outcome
-    if key is not None:
-        count = state.seen[key] - 1
-        if count:
-            state.seen[key] = count
-        else:
-            del state.seen[key]
 
 
 def move_kind(phase: int, move: int, table: Compiled | None = None) -> str | None:
@@ -894,25 +536,6 @@ def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]
     return hands
 
 
-def deal_error(hands: Sequence[Sequence[int]], players: int) -> Refusal | None:
-    """Why ``hands`` is not a deal of the whole pack to ``players`` seats, or ``None``."""
-    if len(hands) != players:
-        return _refusal("deal_hands", "2.2", f"the deal has {len(hands)} hands for {players} players")
-    size = PACK_SIZE // players
-    for seat, hand in enumerate(hands):
-        if len(hand) != size:
-            return _refusal(
-                "deal_hand_size", "2.2", f"the deal gives {{s0}} {len(hand)} cards, not {size}", seats=(seat,)
-            )
-    seen: set[int] = set()
-    for hand in hands:
-        for card in hand:
-            if card in seen:
-                return _refusal("deal_card_twice", "2.2", "the deal has {c0} twice", cards=(CODES[card],))
-            seen.add(card)
-    return None
-
-
 def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card, int, int]]:
     """The sixes that pass after the deal (§2.2): ``(card, from_seat, to_seat)`` in pack order."""
     owner = {suit: seat for seat, suit in enumerate(trumps)}
@@ -925,95 +548,12 @@ def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card
     return passes
 
 
-def position_error(
-    trumps: Sequence[int], hands: Sequence[Sequence[int]], pile: Sequence[int], to_act: int, phase: int
-) -> Refusal | None:
-    """Why a position (log format §L4.3) is refused, or ``None`` when it is a valid start."""
-    if len(trumps) != len(hands):
-        return _refusal("position_size", "1", f"the position has {len(trumps)} trumps for {len(hands)} hands")
-    if len(set(trumps)) != len(trumps):
-        return _refusal("position_same_trump", "2.1", "two seats have the same trump suit")
-    seen: set[int] = set()
-    for card in [card for hand in hands for card in hand] + list(pile):
-        if card in seen:
-            return _refusal("position_card_twice", "1", "{c0} appears more than once", cards=(CODES[card],))
-        seen.add(card)
-    if sum(1 for hand in hands if hand) < 2:
-        return _refusal("position_one_holder", "3", "fewer than two seats hold cards")
-    if not 0 <= to_act < len(hands):
-        return _refusal("position_to_act", "1", f"to_act {to_act} is not a seat")
-    if not hands[to_act]:
-        return _refusal("position_to_act_out", "1", "{s0} is to act but holds no cards", seats=(to_act,))
-    if phase not in (LEAD, RESPOND, SECOND):
-        return _refusal("position_phase", "1", "the phase must be lead, respond or second")
-    if (phase == LEAD) != (not pile):
-        return _refusal("position_pile", "2.3", "the pile must be empty exactly when the phase is lead")
-    return None
+# --- The real table, compiled (rules.step): the search path -------------------------------------
 
+RULES = compile_table(TRANSITIONS)
+"""The real table, compiled: :class:`rules.step.Compiled`."""
 
-# --- Why a move is refused -----------------------------------------------------------------
-
-VERBS = {"lead": "lead", "beat": "beat", "second": "play a second card", "take": "take"}
-CLAUSES = {"lead": "2.3", "beat": "2.4", "second": "2.5", "take": "2.6"}
-
-_MUST = {
-    LEAD: ("2.3", "the pile is empty, {s0} must lead"),
-    RESPOND: ("2.4", "{s0} must beat {c0} or take"),
-    SECOND: ("2.5", "{s0} must play a second card on its beating card"),
-}
-
-
-def refusal(state: State, seat: int, kind: str, card: int | None, table: Compiled | None = None) -> Refusal:
-    """The rule that refuses ``seat``'s move ``kind`` (``lead``, ``beat``, ``second``, ``take``) with ``card``.
-
-    Only meaningful for a move that the ``table`` (the real rules if not given) does not allow.
-    """
-    table = table or RULES
-    verb = VERBS[kind]
-    if state.phase == FINISHED:
-        return _refusal("game_over", "3", f"{{s0}} cannot {verb}: the game is over", seat=seat)
-    if seat != state.to_act:
-        return _refusal(
-            "not_your_turn", "1", f"{{s0}} cannot {verb}: it is {{p1}} turn", seat=seat, seats=(seat, state.to_act)
-        )
-    top = CODES[state.pile[-1]] if state.pile else None
-    if kind not in table.triggers[state.phase]:
-        clause, must = _MUST.get(state.phase, ("1", f"the rules have no {kind} in phase {PHASE_NAMES[state.phase]}"))
-        cards = () if top is None else (top,)
-        return _refusal("wrong_move", clause, f"{{s0}} cannot {verb}: {must}", seat=seat, cards=cards)
-    if kind == "take":
-        beaters = tuple(CODES[c] for c in moves_of_mask(table.legal_mask(state) & ~TAKE_BIT))
-        listed = ", ".join(f"{{c{i}}}" for i in range(1, len(beaters) + 1))
-        return _refusal(
-            "must_beat",
-            "2.6",
-            "{s0} cannot take: rule must_beat, and {c0} can be beaten with " + listed,
-            seat=seat,
-            cards=(CODES[state.pile[-1]], *beaters),
-        )
-    assert card is not None
-    if not state.hands[seat] >> card & 1:
-        return _refusal(
-            "not_in_hand",
-            CLAUSES[kind],
-            f"{{s0}} cannot {verb} {{c0}}: {{c0}} is not in {{p0}} hand",
-            seat=seat,
-            cards=(CODES[card],),
-        )
-    top_card = state.pile[-1]
-    trump = state.trumps[seat]
-    prefix = "{s0} cannot beat {c0} with {c1}"
-    involved = (CODES[top_card], CODES[card])
-    if card // RANKS_PER_SUIT == top_card // RANKS_PER_SUIT:
-        return _refusal("lower_card", "2.4", prefix + ": {c1} is lower than {c0}", seat=seat, cards=involved)
-    if top_card // RANKS_PER_SUIT == trump:
-        return _refusal(
-            "higher_trump_only",
-            "2.4",
-            prefix + ": {c0} is your trump, only a higher trump beats it",
-            seat=seat,
-            cards=involved,
-        )
-    return _refusal(
-        "not_suit_nor_trump", "2.4", prefix + ": not the same suit and not your trump", seat=seat, cards=involved
-    )
+apply = RULES.apply
+fire = RULES.fire
+legal_mask = RULES.legal_mask
+legal_moves = RULES.legal_moves

@@ -20,13 +20,21 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 
 from rules.cards import CardCode
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players, RuleSet, dealer_problem
 
 SuitCode = Literal["S", "H", "D", "C"]
 Seat = Annotated[int, Field(ge=0, le=3, description="A seat number, 0 to players-1.")]
+
+
+def _json_integer(value: Any) -> Any:
+    # A Literal compares by ==, and True == 1.0 == 1 in Python: the field must be a JSON integer (log format §L2.2).
+    if type(value) is not int:
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
 
 
 class _Model(BaseModel):
@@ -46,7 +54,9 @@ class Start(_Model):
     """The header, first line of every log."""
 
     type: Literal["start"] = "start"
-    format: Literal[1] = Field(default=1, description="The log format version.")
+    format: Annotated[Literal[1], BeforeValidator(_json_integer)] = Field(
+        default=1, description="The log format version."
+    )
     players: Players = PLAYERS
     dealer: Dealer = DEALER
     rules: RuleOptions = RuleOptions()
@@ -242,12 +252,12 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
     if isinstance(line, dict):
         data = line
     else:
+        if _depth(line) > MAX_DEPTH:
+            raise EventError(f"arrays and objects nested more than {MAX_DEPTH} deep (log format §L1.8)")
         try:
-            data = json.loads(line, parse_constant=_not_json)
-        except ValueError as error:  # not JSON, not UTF-8, a number of more than 4,300 digits, or _not_json's
+            data = json.loads(line, parse_constant=_not_json, parse_int=_integer)
+        except ValueError as error:  # not JSON, not UTF-8, or _not_json's
             raise EventError(f"malformed JSON: {error}") from None
-        except RecursionError:
-            raise EventError("malformed JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise EventError(f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("type")
@@ -260,6 +270,46 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
     except ValidationError as error:
         details = "; ".join(_describe(dict(e), kind) for e in error.errors())
         raise EventError(f"invalid {kind} event: {details}") from None
+
+
+MAX_DEPTH = 512
+"""How deep arrays and objects may nest in a line, the line's own object counting 1 (log format §L1.8)."""
+
+
+def _depth(line: str | bytes) -> int:
+    """How deep the arrays and objects of a JSON text nest (only counted when it could be too deep)."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return 0
+    deepest = depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+class _LongInteger:
+    """An integer of more digits than Python converts (4,300): fine in an unknown field, mistyped in any other."""
+
+
+def _integer(digits: str) -> int | _LongInteger:
+    try:
+        return int(digits)
+    except ValueError:
+        return _LongInteger()
 
 
 def _not_json(name: str) -> Any:

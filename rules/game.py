@@ -22,13 +22,11 @@ rules.game.IllegalEvent: seat 1 cannot beat: the pile is empty, seat 1 must lead
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Iterable
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict
 
-from rules import convert, core
+from rules import convert, core, validation
 from rules.cards import CODES, FULL_PACK_MASK, codes_of_mask, mask_of
 from rules.events import (
     Beat,
@@ -43,9 +41,9 @@ from rules.events import (
     SuitCode,
     Take,
 )
-from rules.machine import MACHINE, GameModel, TableMachine
+from rules.machine import MACHINE, TableMachine
 from rules.options import RuleSet
-from rules.position import resume_error
+from rules.position import position_of, resume_error
 from rules.refusal import Refusal, refusal
 from rules.state import GameState, Outcome, PhaseName, View
 
@@ -72,18 +70,19 @@ class Snapshot(BaseModel):
     seed: int | None = None
 
 
-_EVENTS_ADAPTER: TypeAdapter[list[Any]] = TypeAdapter(list[Event])
-
-# An entry of the undo stack: the public knowledge before the event, and either core's
-# undo token (a move in play) or a copy of the whole state (the setup events, which are few).
+# An entry of the undo stack: the public knowledge before the event (cards known per seat, cards
+# out of play), and either the step's undo token (a move in play) or a copy of the whole state
+# (the setup events, which are few).
 _Saved = tuple[list[int], int, "core.Undo | core.State"]
 
 
 class Game:
     """One game of Svoi Kozyri, from the trump choice (or a position) to the outcome.
 
-    ``machine`` is the state machine that runs it: the real rules' :data:`rules.machine.MACHINE`,
-    or one built from a variant table by :func:`rules.machine.build_machine` (for tests).
+    ``machine`` is the state machine of its rules: the real rules' :data:`rules.machine.MACHINE`,
+    or one built from a variant table by :func:`rules.machine.build_machine` (for tests). The
+    game plays through that table's compiled step (:attr:`rules.machine.TableMachine.compiled`),
+    the one search uses: :meth:`push` checks an event, then takes it as search would.
     """
 
     def __init__(
@@ -91,10 +90,12 @@ class Game:
     ) -> None:
         self.rules = rules if rules is not None else RuleSet()
         self.seed = seed
+        self.machine = machine
         self._table = machine.compiled
-        self._model = GameModel(self.rules)
-        machine.add_model(self._model)
-        weakref.finalize(self, machine.remove_model, self._model)
+        rules = self.rules
+        self._state = core.State.setup(rules.players, rules.first_seat, rules.must_beat, rules.pass_sixes)
+        self._known = [0] * rules.players  # per seat, the cards everybody knows it holds
+        self._out_of_play = 0  # cards absent from a game started from a position
         self._events: list[Event] = []
         self._saved: list[_Saved] = []
 
@@ -125,40 +126,63 @@ class Game:
         """The events pushed so far, in order (the log after its header)."""
         return list(self._events)
 
+    def peek(self) -> Event:
+        """The last event pushed (the one :meth:`pop` would take back); :class:`IndexError` if none."""
+        if not self._events:
+            raise IndexError("no event pushed yet")
+        return self._events[-1]
+
+    def copy(self) -> Game:
+        """An independent game in the same state, whose events can be popped as this one's; nothing is replayed."""
+        other = Game.__new__(Game)
+        other.rules, other.seed, other.machine, other._table = self.rules, self.seed, self.machine, self._table
+        other._state = self._state.copy()
+        other._known = self._known.copy()
+        other._out_of_play = self._out_of_play
+        other._events = self._events.copy()
+        # A saved state is only ever copied from, so both games may share it; the lists of known cards
+        # become a game's own again when it pops, so each game gets its own.
+        other._saved = [(known.copy(), out_of_play, before) for known, out_of_play, before in self._saved]
+        return other
+
+    def position(self) -> Position:
+        """The ``position`` line that resumes this game exactly (:func:`rules.position.position_of`)."""
+        return position_of(self)
+
     @property
     def phase(self) -> PhaseName:
         """``trump_choice``, ``deal``, ``lead``, ``respond``, ``second`` or ``finished``."""
-        return convert.phase_name(self._model.core.phase)
+        return convert.phase_name(self._state.phase)
 
     @property
     def to_act(self) -> int | None:
         """The seat whose decision is awaited: ``None`` while the deal is awaited and at the end."""
-        state = self._model.core
+        state = self._state
         return None if state.phase in (core.DEAL, core.FINISHED) else state.to_act
 
     @property
     def trumps(self) -> list[SuitCode | None]:
-        return convert.trump_letters(self._model.core.trumps)
+        return convert.trump_letters(self._state.trumps)
 
     @property
     def pile(self) -> list[str]:
-        return [CODES[c] for c in self._model.core.pile]
+        return [CODES[c] for c in self._state.pile]
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat``, sorted by suit S H D C and rank."""
-        return codes_of_mask(self._model.core.hands[seat])
+        return codes_of_mask(self._state.hands[seat])
 
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on: the very object the engine's core made."""
-        return self._model.core.outcome
+        return self._state.outcome
 
     def is_over(self) -> bool:
-        return self._model.core.phase == core.FINISHED
+        return self._state.phase == core.FINISHED
 
     def core_state(self) -> core.State:
         """A copy of the lean state, for search (see :mod:`rules.core`)."""
-        state = self._model.core
+        state = self._state
         if state.phase in (core.TRUMP_CHOICE, core.DEAL):
             raise RuntimeError("the cards have not been dealt")
         return state.copy()
@@ -176,7 +200,7 @@ class Game:
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator): its own hand, never another's."""
-        state = self._model.core
+        state = self._state
         return View(
             seat=seat,
             players=self.rules.players,
@@ -186,9 +210,9 @@ class Game:
             trumps=self.trumps,
             hand=[] if seat is None else self.hand(seat),
             hand_counts=[hand.bit_count() for hand in state.hands],
-            known=[codes_of_mask(mask) for mask in self._model.known],
+            known=[codes_of_mask(mask) for mask in self._known],
             pile=self.pile,
-            out_of_play=codes_of_mask(self._model.out_of_play),
+            out_of_play=codes_of_mask(self._out_of_play),
             out_order=list(state.out_order),
             legal_moves=self.legal_moves() if seat is not None and seat == self.to_act else [],
             outcome=self.outcome,
@@ -201,7 +225,7 @@ class Game:
 
         Cards come in pack order, the take last, with the number of cards it takes as ``count``.
         """
-        state = self._model.core
+        state = self._state
         if state.phase == core.TRUMP_CHOICE:
             seat = state.to_act
             return [
@@ -245,33 +269,39 @@ class Game:
         refused = self.refusal_of(event)
         if refused is not None:
             raise IllegalEvent(refused)
-        model = self._model
-        state = model.core
+        state = self._state
         if event.type not in self._table.triggers[state.phase]:
             raise IllegalEvent(self._no_row(event))
-        known = model.known.copy()
-        out_of_play = model.out_of_play
+        known = self._known.copy()
+        out_of_play = self._out_of_play
         move = convert.move_of(event)
         before: core.Undo | core.State
-        if move is None:
-            before = state.copy()
-        else:
-            seat = state.to_act
-            mark = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)
-        state.counted = None
+        news: list[core.News] = []
+        state.news = news
         try:
-            model.trigger(event.type, convert.event_data(event, self.rules))
-        except BaseException:
-            self._restore((known, out_of_play, before if move is None else (*mark, state.counted)))
-            raise
-        if move is not None:
-            before = (*mark, state.counted)
-        notes = convert.notifications(event, None if move is None else before, state, model.known)  # type: ignore[arg-type]
+            if move is None:
+                before = state.copy()
+                try:
+                    self._table.fire(state, event.type, convert.event_data(event, self.rules))
+                except BaseException:
+                    self._restore((known, out_of_play, before))
+                    raise
+            else:
+                seat = state.to_act
+                mark = (seat, state.phase, state.pile, state.hands[seat], state.out_order, state.outcome)
+                try:
+                    before = self._table.apply(state, move)
+                except BaseException:
+                    self._restore((known, out_of_play, (*mark, state.counted)))
+                    raise
+        finally:
+            state.news = None
+        notes = convert.notifications(event, news, state, self._known)
         if isinstance(event, Position):
             present = mask_of(state.pile)
             for hand in state.hands:
                 present |= hand
-            model.out_of_play = FULL_PACK_MASK & ~present
+            self._out_of_play = FULL_PACK_MASK & ~present
         self._saved.append((known, out_of_play, before))
         self._events.append(event)
         return notes
@@ -301,12 +331,11 @@ class Game:
     # --- internals --------------------------------------------------------------------------
 
     def _restore(self, saved: _Saved) -> None:
-        model = self._model
-        model.known, model.out_of_play, before = saved
+        self._known, self._out_of_play, before = saved
         if isinstance(before, core.State):
-            model.core.restore(before)
+            self._state.restore(before)
         else:
-            core.undo(model.core, before)
+            core.undo(self._state, before)
 
     def _no_row(self, event: Event) -> Refusal:
         phase = self.phase
@@ -333,7 +362,7 @@ class Game:
             return refusal(
                 "position_to_act", "1", f"to_act {position.to_act} is not a seat of this {players}-player game"
             )
-        return core.position_error(
+        return validation.position_error(
             [convert.suit_number(s) for s in position.trumps],
             [convert.card_numbers(hand) for hand in position.hands],
             convert.card_numbers(position.pile),
@@ -342,7 +371,7 @@ class Game:
         ) or resume_error(position)
 
     def _trump_refusal(self, event: ChooseTrump) -> Refusal | None:
-        state = self._model.core
+        state = self._state
         if state.phase != core.TRUMP_CHOICE:
             return refusal(
                 "trumps_chosen", "2.1", "{s0} cannot choose a trump: every player has chosen", seat=event.seat
@@ -368,19 +397,19 @@ class Game:
         return None
 
     def _deal_refusal(self, deal: Deal) -> Refusal | None:
-        phase = self._model.core.phase
+        phase = self._state.phase
         if phase == core.TRUMP_CHOICE:
             return refusal("deal_before_trumps", "2.2", "the deal comes after every player has chosen a trump")
         if phase != core.DEAL:
             return refusal("dealt", "2.2", "the cards have already been dealt")
-        return core.deal_error([convert.card_numbers(hand) for hand in deal.hands], self.rules.players)
+        return validation.deal_error([convert.card_numbers(hand) for hand in deal.hands], self.rules.players)
 
     def _move_refusal(self, event: Event) -> Refusal | None:
         assert isinstance(event, (Lead, Beat, Second, Take))
-        state = self._model.core
+        state = self._state
         kind = event.type
         if state.phase in (core.TRUMP_CHOICE, core.DEAL):
-            verb = core.VERBS[kind]
+            verb = validation.VERBS[kind]
             if state.phase == core.TRUMP_CHOICE:
                 return refusal(
                     "before_play",
@@ -409,7 +438,7 @@ class Game:
                     )
             return None
         card = None if move == core.TAKE else move
-        return core.refusal(state, event.seat, kind, card, self._table)
+        return validation.move_refusal(state, event.seat, kind, card, self._table)
 
 
 __all__ = ["Game", "IllegalEvent", "Snapshot"]

@@ -1,23 +1,26 @@
 """The phases of a game as a ``transitions`` state machine, built from the one transition table.
 
-:data:`MACHINE` is :data:`rules.table.TRANSITIONS` handed to ``transitions``: its
-states are the table's states, every row a transition whose conditions and ``before``
-callbacks are the functions of :mod:`rules.core` the row names, called on the game's
-:class:`rules.core.State` with the event's data. The machine's state *is* that state's
-phase (:attr:`GameModel.state` reads and writes it), so there is nothing to keep in step.
-Conditions change nothing, so the library's ``may_<trigger>`` questions are safe to ask.
-A transient state fires its automatic trigger on entry, within the same event.
+:data:`MACHINE` is :data:`rules.table.TRANSITIONS` handed to ``transitions``: its states
+are the table's states, every row a transition whose conditions and ``before`` callbacks
+are the functions of :mod:`rules.core` the row names. It is the declared, inspectable model
+of the phases: the state chart is drawn from it (:mod:`rules.spec.chart`), and it answers
+the library's ``may_<trigger>`` questions about any game's state (:meth:`TableMachine.may`),
+which change nothing since conditions change nothing.
 
->>> from rules.events import ChooseTrump
->>> model = GameModel(RuleSet(players=2))
->>> MACHINE.add_model(model)
->>> model.state, model.core.to_act
-('trump_choice', 1)
->>> model.may_choose_trump(1), model.state, model.core.trumps   # a question: nothing changes
-(True, 'trump_choice', (-1, -1))
->>> model.trigger("choose_trump", 1), model.state, model.core.trumps, model.core.to_act
-(True, 'trump_choice', (-1, 1), 0)
->>> MACHINE.remove_model(model)
+Games are not its models: they play through the table's compiled step
+(:class:`rules.step.Compiled`), which the machine carries as :attr:`TableMachine.compiled`.
+The machine has one model of its own, a :class:`Lens` that looks at whichever state it is
+asked about, so that nothing grows with the number of games alive. Its state *is* that
+state's phase. A test runs the machine itself on the lens against the compiled step, move
+for move.
+
+>>> from rules.core import State
+>>> state = State.setup(players=2, first_seat=1)
+>>> MACHINE.may(state, "choose_trump", 1), MACHINE.may(state, "deal"), state.phase, state.trumps
+(True, False, 0, (-1, -1))
+>>> MACHINE.run(state, "choose_trump", 1)
+>>> state.trumps, state.to_act, MACHINE.lens.state
+((-1, 1), 0, 'trump_choice')
 """
 
 from __future__ import annotations
@@ -28,19 +31,17 @@ from typing import Any
 from transitions import EventData, Machine
 
 from rules import core
-from rules.options import RuleSet
+from rules.step import Compiled
 from rules.table import AUTOMATIC, INITIAL, STATES, TRANSITIONS, Row
 
 
-class GameModel:
-    """One game's data, driven by a machine: the core state and what everybody knows of the hands."""
+class Lens:
+    """The machine's one model: it shows the state put in :attr:`core` (a resting one between questions)."""
 
     trigger: Callable[..., bool]  # added by transitions: fires a trigger by name
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.core = core.State.setup(rules.players, rules.first_seat, rules.must_beat, rules.pass_sixes)
-        self.known = [0] * rules.players  # per seat, the cards everybody knows it holds
-        self.out_of_play = 0  # cards absent from a game started from a position
+    def __init__(self) -> None:
+        self.core = _RESTING
 
     @property
     def state(self) -> str:
@@ -52,11 +53,14 @@ class GameModel:
         self.core.phase = core.PHASE_NUMBERS[name]
 
 
+_RESTING = core.State.setup(2, 0)  # what the lens shows when nobody asks: a game before the trump choice
+
+
 def _data(event_data: EventData) -> tuple[core.State, Any]:
-    """The game's core state and the event's data, as the table's functions take them."""
-    model: GameModel = event_data.model  # type: ignore[assignment]
+    """The core state the lens shows and the event's data, as the table's functions take them."""
+    lens: Lens = event_data.model  # type: ignore[assignment]
     args = tuple(event_data.args)
-    return model.core, args[0] if args else None
+    return lens.core, args[0] if args else None
 
 
 def _condition(function: Callable[[core.State, Any], bool]) -> Callable[[EventData], bool]:
@@ -77,24 +81,44 @@ def _callback(function: Callable[[core.State, Any], None]) -> Callable[[EventDat
 
 def _automatic(trigger: str) -> Callable[[EventData], None]:
     def fire(event_data: EventData) -> None:
-        model: GameModel = event_data.model  # type: ignore[assignment]
-        model.trigger(trigger)
+        lens: Lens = event_data.model  # type: ignore[assignment]
+        args = tuple(event_data.args)
+        lens.trigger(trigger, *args)
 
     return fire
 
 
 class TableMachine(Machine):
-    """A machine together with its table compiled for search (:attr:`compiled`), which answers what is legal."""
+    """The machine of a table, with that table compiled (:attr:`compiled`): the step games play through."""
 
-    compiled: core.Compiled
+    compiled: Compiled
+    lens: Lens
+
+    def may(self, state: core.State, trigger: str, data: Any = None) -> bool:
+        """The machine's ``may_<trigger>``: whether the table takes ``trigger`` with ``data`` in ``state`` now."""
+        self.lens.core = state
+        try:
+            return bool(getattr(self.lens, f"may_{trigger}")(data))
+        finally:
+            self.lens.core = _RESTING
+
+    def run(self, state: core.State, trigger: str, data: Any = None) -> None:
+        """Fire ``trigger`` on ``state`` through the machine itself (tests compare it with the compiled step)."""
+        self.lens.core = state
+        try:
+            state.counted = None
+            self.lens.trigger(trigger, data)
+        finally:
+            self.lens.core = _RESTING
 
 
 def build_machine(rows: Iterable[Row] = TRANSITIONS) -> TableMachine:
-    """The machine of a transition table (with no model attached): the real one, or a variant for tests."""
+    """The machine of a transition table: the real one, or a variant for tests."""
     rows = list(rows)
     compiled = core.RULES if rows == list(TRANSITIONS) else core.compile_table(rows)
+    lens = Lens()
     machine = TableMachine(
-        model=None,
+        model=lens,
         states=[
             {"name": name, "on_enter": [_automatic(AUTOMATIC[name])]} if name in AUTOMATIC else name for name in STATES
         ],
@@ -113,8 +137,9 @@ def build_machine(rows: Iterable[Row] = TRANSITIONS) -> TableMachine:
         send_event=True,
     )
     machine.compiled = compiled
+    machine.lens = lens
     return machine
 
 
 MACHINE = build_machine()
-"""The one machine every :class:`GameModel` of the real rules is attached to."""
+"""The machine of the real rules."""

@@ -8,13 +8,15 @@ a condition is a pure question about the state and the incoming move (it changes
 nothing), a callback does the work of one rule. Every group of rows ends with a row
 without conditions, so a trigger the table lists for a state always finds its row.
 
-Two consumers read this table and nothing else for the order of phases: the
-``transitions`` machine that :class:`rules.game.Game` drives (:mod:`rules.machine`), and
-the search path :func:`rules.core.apply`, compiled from it at import into plain lookups.
+Nothing else says the order of phases. :mod:`rules.step` compiles the table into the
+step that :class:`rules.game.Game` and search (:func:`rules.core.apply`) both play
+through, and :mod:`rules.machine` builds the ``transitions`` machine of the same rows,
+the declared model of the phases that the state chart is drawn from.
 
 A **transient** state is left within the same event, by its automatic trigger
-(:data:`AUTOMATIC`): the passing of sixes after the deal, and the tie check when one
-player is left holding cards.
+(:data:`AUTOMATIC`): the passing of sixes after the deal, the tie check when one player
+is left holding cards, and the new turn after a move that passes it. No log, state or
+position shows one.
 """
 
 from __future__ import annotations
@@ -32,19 +34,21 @@ class Row(NamedTuple):
     callbacks: tuple[str, ...] = ()
 
 
-STATES = ("trump_choice", "deal", "lead", "respond", "second", "finished", "sixes", "tie_check")
+STATES = ("trump_choice", "deal", "lead", "respond", "second", "finished", "sixes", "tie_check", "turn")
 """Every state, in the order of :data:`rules.core.PHASE_NAMES` (the phase numbers) and then the transient ones."""
 
 INITIAL = "trump_choice"
 
-AUTOMATIC = {"sixes": "pass_sixes", "tie_check": "tie_check"}
+AUTOMATIC = {"sixes": "pass_sixes", "tie_check": "tie_check", "turn": "turn"}
 """Transient states and the trigger each fires on entry, within the same event."""
 
 PLAY = ("lead", "beat", "second", "take")
 """The triggers of moves in play (the search path's moves)."""
 
 TURN = ("pass_turn", "count_position")
-"""The callbacks of a move that ends a turn: the turn passes, and the position it starts in is counted (§3)."""
+"""The callbacks of a move that ends a turn: the turn passes, and the position it starts in is counted (§3).
+
+Such a move enters the transient state ``turn``, whose rows decide what the new turn is."""
 
 TRANSITIONS: tuple[Row, ...] = (
     # Setup (rules §2.1, §2.2): a position instead of all of it, or trump choice, deal, sixes.
@@ -54,22 +58,22 @@ TRANSITIONS: tuple[Row, ...] = (
     Row("choose_trump", "trump_choice", "deal", ("last_trump_choice",), ("record_trump",)),
     Row("choose_trump", "trump_choice", "trump_choice", (), ("record_trump",)),
     Row("deal", "deal", "sixes", (), ("deal_hands",)),
-    Row("pass_sixes", "sixes", "lead", ("sixes_pass",), ("pass_sixes", "count_position")),
+    Row("pass_sixes", "sixes", "lead", ("rule_passes_sixes",), ("pass_sixes", "count_position")),
     Row("pass_sixes", "sixes", "lead", (), ("count_position",)),
-    # Play (§2.3-§2.7, §3): who answers, the second card, the re-lead, going out, the draws.
+    # Play (§2.3-§2.6): who answers, the second card, going out.
     Row("lead", "lead", "tie_check", ("leaves_one_player",), ("play_card",)),
-    Row("lead", "lead", "finished", ("comes_round_third_time",), ("play_card", *TURN, "draw_by_repetition")),
-    Row("lead", "lead", "respond", (), ("play_card", *TURN)),
+    Row("lead", "lead", "turn", (), ("play_card", *TURN)),
     Row("beat", "respond", "second", ("beater_keeps_cards",), ("play_card",)),
     Row("beat", "respond", "tie_check", ("leaves_one_player",), ("play_card",)),
-    Row("beat", "respond", "finished", ("comes_round_third_time",), ("play_card", *TURN, "draw_by_repetition")),
-    Row("beat", "respond", "respond", (), ("play_card", *TURN)),
+    Row("beat", "respond", "turn", (), ("play_card", *TURN)),
     Row("second", "second", "tie_check", ("leaves_one_player",), ("play_card",)),
-    Row("second", "second", "finished", ("comes_round_third_time",), ("play_card", *TURN, "draw_by_repetition")),
-    Row("second", "second", "respond", (), ("play_card", *TURN)),
-    Row("take", "respond", "finished", ("comes_round_third_time",), ("take_cards", *TURN, "draw_by_repetition")),
-    Row("take", "respond", "lead", ("takes_whole_pile",), ("take_cards", *TURN)),
-    Row("take", "respond", "respond", (), ("take_cards", *TURN)),
+    Row("second", "second", "turn", (), ("play_card", *TURN)),
+    Row("take", "respond", "turn", (), ("take_cards", *TURN)),
+    # A new turn (§2.7, §3): the third time round draws; on an empty pile the player leads, else answers.
+    Row("turn", "turn", "finished", ("third_time_round",), ("draw_by_repetition",)),
+    Row("turn", "turn", "lead", ("pile_is_empty",), ()),
+    Row("turn", "turn", "respond", (), ()),
+    # One player left holding cards (§3).
     Row("tie_check", "tie_check", "finished", ("last_card_beats",), ("draw_by_tie_check",)),
     Row("tie_check", "tie_check", "finished", (), ("last_holder_loses",)),
 )

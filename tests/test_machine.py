@@ -36,7 +36,7 @@ def test_every_trigger_group_ends_with_an_unconditional_row() -> None:
 
 
 def test_a_malformed_table_is_refused() -> None:
-    rows = [row for row in TRANSITIONS if (row.trigger, row.dest) != ("beat", "respond")]
+    rows = [row for row in TRANSITIONS if (row.trigger, row.dest) != ("beat", "turn")]
     with pytest.raises(ValueError, match="must end with exactly one unconditional row"):
         core.compile_table(rows)
 
@@ -64,25 +64,28 @@ def _dealt(players: int = 2, seed: int = 11, machine: core.Compiled | None = Non
 
 def test_machine_state_is_the_phase_through_a_whole_game() -> None:
     game = _dealt(players=3)
+    lens = MACHINE.lens
     while not game.is_over():
         game.push(game.legal_moves()[-1])
-        assert game._model.state == game.phase
-    assert game._model.state == "finished"
+        lens.core = game._state
+        assert lens.state == game.phase
+    assert lens.state == "finished"
     while game.events:
         game.pop()
-        assert game._model.state == game.phase
+        assert lens.state == game.phase
     assert game.phase == "trump_choice"
+    lens.core = core.State.setup(2, 0)
 
 
 def test_asking_may_changes_nothing() -> None:
     game = _dealt()
-    model = game._model
-    card = core.legal_moves(model.core)[0]
-    before = (game.state(), model.core.key(), dict(model.core.seen))
+    state = game._state
+    card = core.legal_moves(state)[0]
+    before = (game.state(), state.key(), dict(state.seen))
     for _ in range(3):
-        assert model.may_lead(card)
-    assert (game.state(), model.core.key(), dict(model.core.seen)) == before
-    assert not model.may_beat(card)  # no row of beat leaves lead
+        assert MACHINE.may(state, "lead", card)
+    assert (game.state(), state.key(), dict(state.seen)) == before
+    assert not MACHINE.may(state, "beat", card)  # no row of beat leaves lead
     assert game.pile == []
 
 
@@ -101,8 +104,10 @@ def test_a_failing_event_leaves_the_game_exactly_as_it_was(monkeypatch: pytest.M
         raise RuntimeError("a rule that breaks")
 
     monkeypatch.setattr(core, "pass_turn", broken)
-    game = _dealt(machine=build_machine())  # type: ignore[arg-type]
-    state = game._model.core
+    machine = build_machine()
+    machine.compiled = core.compile_table(TRANSITIONS)  # compiled with the broken rule
+    game = _dealt(machine=machine)  # type: ignore[arg-type]
+    state = game._state
     before = (game.state(), game.view(None), state.key(), dict(state.seen), state.out_order, len(game.events))
     with pytest.raises(RuntimeError, match="breaks"):
         game.push(game.legal_moves()[0])
@@ -112,8 +117,8 @@ def test_a_failing_event_leaves_the_game_exactly_as_it_was(monkeypatch: pytest.M
 def test_a_position_enters_the_machine_like_any_event() -> None:
     position = Position(trumps=["S", "H"], hands=[["AS"], ["6H", "7H"]], pile=["6D"], to_act=1, phase="respond")
     game = Game.from_position(position)
-    assert (game.phase, game._model.state, game.to_act) == ("respond", "respond", 1)
-    assert game._model.core.seen == {((1 << 8, 1 << 9 | 1 << 10), (18,), 1, core.RESPOND): 1}
+    assert (game.phase, game.to_act) == ("respond", 1)
+    assert game._state.seen == {((1 << 8, 1 << 9 | 1 << 10), (18,), 1, core.RESPOND): 1}
 
 
 # --- A variant table: no second card. After a beat the next player answers the beating card. ---
@@ -140,7 +145,7 @@ def _play_both(seed: int, rows: tuple[Row, ...]) -> list[str]:
         move = moves[int(rng.random() * len(moves))]
         game.push(move)
         compiled.apply(state, core.TAKE if move.type == "take" else core.Card.parse(move.card))  # type: ignore[union-attr]
-        ours = game._model.core
+        ours = game._state
         assert (ours.hands, ours.pile, ours.to_act, ours.phase, ours.out_order, ours.outcome, ours.counted) == (
             state.hands,
             state.pile,
@@ -151,7 +156,7 @@ def _play_both(seed: int, rows: tuple[Row, ...]) -> list[str]:
             state.counted,
         )
         phases.append(game.phase)
-    assert game._model.core.seen == state.seen
+    assert game._state.seen == state.seen
     return phases
 
 

@@ -102,7 +102,8 @@ def example_snippet(vector: Vector, captions: list[str | None]) -> str:
     vector starts from one); before the deal there are no cards, so no picture.
     """
     states = vector_states(vector)
-    first = 2 if vector.lines[1]["type"] == "position" else 1
+    second = vector.lines[1]
+    first = 2 if isinstance(second, dict) and second["type"] == "position" else 1
     if len(captions) != len(vector.lines) - first:
         raise ValueError(f"example {vector.name}: {len(captions)} captions for {len(vector.lines) - first} events")
     title = vector.name.replace("_", " ").capitalize()
@@ -338,6 +339,13 @@ def transitions_snippet() -> str:
     return "\n".join(lines) + "\n"
 
 
+def steps_snippet() -> str:
+    """The Python that :mod:`rules.step` writes from the table for the moves in play, as it runs."""
+    from rules.core import RULES
+
+    return f"{GENERATED_NOTE}```python\n{RULES.source}```\n"
+
+
 def vectors_snippet() -> str:
     """Every vector: its name, the rule clauses it covers and what it shows."""
     lines = [GENERATED_NOTE, "| vector | rules | shows |", "| --- | --- | --- |"]
@@ -395,6 +403,7 @@ def page_files() -> dict[str, str]:
         "events.md": events_page(),
         "cli.md": cli_page(),
         "snippets/transitions.md": transitions_snippet(),
+        "snippets/steps.md": steps_snippet(),
         "snippets/vectors.md": vectors_snippet(),
         "snippets/perft.md": perft_snippet(),
     }

@@ -43,7 +43,7 @@ class Vector:
     name: str
     shows: str
     rules: tuple[str, ...]
-    lines: tuple[dict[str, Any], ...]
+    lines: tuple[Line, ...]
     expect: dict[str, Any] = field(default_factory=dict)
 
 
@@ -59,6 +59,14 @@ class BadVector:
 
 
 # --- writing logs briefly -----------------------------------------------------------------
+
+
+def _nested(depth: int) -> list[Any]:
+    """A list nested ``depth`` deep: ``[[...[]...]]``."""
+    value: list[Any] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
 
 
 def start(players: int = 2, dealer: int = 0, pass_sixes: bool = True, must_beat: bool = False) -> dict[str, Any]:
@@ -110,7 +118,7 @@ def suits(letters: str) -> str:
     return " ".join(code for code in CODES if code[1] in letters)
 
 
-def good(name: str, shows: str, rules: str, *lines: dict[str, Any] | list[dict[str, Any]], **expect: Any) -> Vector:
+def good(name: str, shows: str, rules: str, *lines: Line | list[dict[str, Any]], **expect: Any) -> Vector:
     return Vector(name, shows, tuple(rules.split()), tuple(_flat(lines)), expect)
 
 
@@ -574,6 +582,14 @@ GOOD: tuple[Vector, ...] = (
         outcome={"result": "draw", "reason": "tie_check", "out_order": [1]},
     ),
     good(
+        "long_numbers_and_deep_nesting_in_unknown_fields",
+        "An unknown field may hold a number of 5,000 digits, and values nested 512 deep (the line's object counts 1).",
+        "log",
+        json.dumps(start(), separators=(",", ":"))[:-1] + f',"serial":{"9" * 5000},"fraction":0.{"1" * 5000}}}',
+        {**position(DUEL, ["TS", "JD"], "9D", 1, "respond"), "note": _nested(511)},
+        phase="respond",
+    ),
+    good(
         "state_before_the_deal",
         "Before the deal every seat's hand is an empty list, and to_act is null while the deal is awaited.",
         "§2.1 §2.2",
@@ -643,6 +659,28 @@ BAD: tuple[BadVector, ...] = (
         _DUEL_TO_ANSWER,
         {"type": "take", "seat": "1"},
         reason="seat: Input should be a valid integer",
+    ),
+    bad(
+        "nested_more_than_512_deep",
+        "Values nested 513 deep, even in an unknown field, are refused (log format §L1.8).",
+        "log",
+        start(),
+        {**position(DUEL, ["TS", "JD"], "9D", 1, "respond"), "note": _nested(512)},
+        reason="nested more than 512 deep",
+    ),
+    bad(
+        "format_written_as_true",
+        "The header's format is the JSON integer 1: true is mistyped, although true == 1 in some languages.",
+        "log",
+        {"type": "start", "format": True},
+        reason="format: Input should be a valid integer",
+    ),
+    bad(
+        "format_written_as_a_float",
+        "The header's format is the JSON integer 1: 1.0 is mistyped.",
+        "log",
+        {"type": "start", "format": 1.0},
+        reason="format: Input should be a valid integer",
     ),
     bad(
         "bad_suit",

@@ -16,12 +16,14 @@ HEADER = '{"type": "start"}\n'
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("[" * 100_000, "malformed JSON: nested too deeply"),
-        ('{"type": "lead", "seat": ' + "9" * 5000 + "}", "malformed JSON: Exceeds the limit"),
+        ("[" * 100_000, "arrays and objects nested more than 512 deep (log format §L1.8)"),
+        ('{"type": "lead", "seat": ' + "9" * 5000 + ', "card": "AS"}', "invalid lead event: seat: Input should be"),
         ('{"type": "lead", "seat": 1e999, "card": "AS"}', "invalid lead event"),
         ('{"type": "lead", "seat": NaN, "card": "AS"}', "malformed JSON: NaN is not a JSON value"),
         ('{"type": "deal", "hands": ' + "[" * 500 + "]" * 500 + "}", "invalid deal event"),
-        ('{"type": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}", "malformed JSON"),
+        ('{"type": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}", "arrays and objects nested more than 512"),
+        ('{"type": "start", "x": ' + "[" * 511 + "]" * 511 + "}", "a start header can only be the first line"),
+        ('{"type": "start", "x": "' + "[" * 5000 + '"}', "a start header can only be the first line"),
     ],
 )
 def test_what_the_json_parser_chokes_on_is_a_bad_line(line: str, reason: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ from rules import core
 from rules.cards import FULL_PACK_MASK, codes_of_mask
 from rules.events import Beat, ChooseTrump, Lead, Position, SixPassed, Took
 from rules.game import Game, IllegalEvent
+from rules.log import read_log_file, write_log
 from rules.options import RuleSet
 
 
@@ -240,3 +242,25 @@ def test_a_move_before_the_deal_says_what_is_awaited() -> None:
     game.push(ChooseTrump(seat=0, suit="H"))
     with pytest.raises(IllegalEvent, match=r"^seat 1 cannot lead: the cards have not been dealt$"):
         game.push(Lead(seat=1, card="AS"))
+
+
+def test_a_second_deal_is_refused_as_already_dealt() -> None:
+    game = Game(RuleSet(), seed=4)
+    game.push(ChooseTrump(seat=1, suit="H"))
+    game.push(ChooseTrump(seat=0, suit="S"))
+    deal = game.sample_deal()
+    game.push(deal)
+    with pytest.raises(IllegalEvent) as refused:
+        game.push(deal)
+    assert (refused.value.refusal.code, refused.value.refusal.clause) == ("dealt", "2.2")
+    assert len(game.events) == 3
+
+
+def test_a_log_written_to_a_file_reads_back_as_the_same_game(tmp_path: Path) -> None:
+    game = Game.from_position(
+        Position(trumps=["S", "H"], hands=[["7D", "8D"], ["6H", "AS"]], pile=[], to_act=0, phase="lead")
+    )
+    game.push(game.legal_moves()[0])
+    write_log(game, tmp_path / "game.jsonl")
+    again = read_log_file(tmp_path / "game.jsonl")
+    assert (again.header, again.events, again.state()) == (game.header, game.events, game.state())

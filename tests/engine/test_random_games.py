@@ -19,6 +19,7 @@ from rules import core
 from rules.cards import CODES, PACK_SIZE, codes_of_mask
 from rules.events import ChooseTrump, Position
 from rules.game import Game
+from rules.machine import MACHINE
 from rules.options import RuleSet
 from rules.outcome import Outcome
 
@@ -221,26 +222,25 @@ def test_the_search_path_and_the_machine_agree_from_positions() -> None:
     assert set(endings) == {"loss", "tie_check", "repetition"}
 
 
-def test_search_asks_the_repetition_question_after_counting_and_gets_the_table_s_answer() -> None:
-    """The table asks ``comes_round_third_time`` before a move; search asks ``came_round_third_time``
-    once the move has counted its position (``core.ASKED_AFTER``). On every legal move of games
-    that often repeat, the two answers are the same."""
-    asked = repeated = 0
-    for seed in range(150):
+def test_the_machine_itself_and_the_compiled_step_agree_move_for_move() -> None:
+    """The ``transitions`` machine run on a copy (:meth:`rules.machine.TableMachine.run`) and the
+    compiled step search and Game use end every legal move of games that often repeat alike."""
+    compared = repeated = 0
+    for seed in range(60):
         rng = random.Random(seed)
         state = Game.from_position(small_position(rng)).core_state()
         while state.phase != core.FINISHED:
             moves = core.legal_moves(state)
             for move in moves:
-                after = state.copy()
+                after, machine = state.copy(), state.copy()
                 core.apply(after, move)
-                if after.counted is not None:  # the move passed the turn: the repetition row could be taken
-                    assert core.comes_round_third_time(state, move) == core.came_round_third_time(after, move)
-                    assert (after.outcome is not None and after.outcome.reason == "repetition") == (after.repeats >= 3)
-                    asked += 1
-                    repeated += after.repeats >= 3
+                MACHINE.run(machine, core.move_kind(state.phase, move) or "", move)
+                assert snapshot(machine) == snapshot(after)
+                assert (machine.counted, machine.outcome) == (after.counted, after.outcome)
+                compared += 1
+                repeated += after.outcome is not None and after.outcome.reason == "repetition"
             core.apply(state, moves[int(rng.random() * len(moves))])
-    assert asked > 10_000 and repeated > 0
+    assert compared > 2_000 and repeated > 0
 
 
 @pytest.mark.parametrize("seed", range(12))
