@@ -44,7 +44,7 @@ from rules.events import (
 from rules.machine import MACHINE, TableMachine
 from rules.options import RuleSet
 from rules.position import position_of, resume_error
-from rules.refusal import Refusal, refusal
+from rules.refusal import Refusal, refuse
 from rules.state import GameState, Outcome, PhaseName, View
 
 
@@ -236,20 +236,15 @@ class Game:
         return convert.move_events(state, self._table.legal_mask(state), self._table)
 
     def is_legal(self, event: Event) -> bool:
-        return self.refusal_of(event) is None
+        return self.refusal(event) is None
 
-    def refusal(self, event: Event) -> str | None:
-        """Why the rules refuse ``event`` now (the English sentence), or ``None`` when it is legal."""
-        refused = self.refusal_of(event)
-        return None if refused is None else refused.message
-
-    def refusal_of(self, event: Event) -> Refusal | None:
-        """Why the rules refuse ``event`` now, as data, or ``None`` when it is legal."""
+    def refusal(self, event: Event) -> Refusal | None:
+        """Why the rules refuse ``event`` now, as data (its ``message`` is the English sentence), or ``None``."""
         if self.phase == "finished":
-            return refusal("game_over", "3", "the game is over", seat=getattr(event, "seat", None), seats=())
+            return refuse("game_over", "3", "the game is over", seat=getattr(event, "seat", None), seats=())
         seat = getattr(event, "seat", None)
         if seat is not None and seat >= self.rules.players:
-            return refusal(
+            return refuse(
                 "not_a_seat", "1", f"{{s0}} is not a seat of this {self.rules.players}-player game", seat=seat
             )
         if isinstance(event, Position):
@@ -266,7 +261,7 @@ class Game:
         Raises :class:`IllegalEvent` with the rule that refuses it; a refused or failing
         event leaves the game exactly as it was.
         """
-        refused = self.refusal_of(event)
+        refused = self.refusal(event)
         if refused is not None:
             raise IllegalEvent(refused)
         state = self._state
@@ -339,7 +334,7 @@ class Game:
 
     def _no_row(self, event: Event) -> Refusal:
         phase = self.phase
-        return refusal(
+        return refuse(
             "no_transition",
             "1",
             f"the rules take no {event.type} event in phase {phase}",
@@ -349,17 +344,17 @@ class Game:
 
     def _position_refusal(self, position: Position) -> Refusal | None:
         if self._events:
-            return refusal("position_not_first", "1", "a position can only start a game, right after the header")
+            return refuse("position_not_first", "1", "a position can only start a game, right after the header")
         players = self.rules.players
         if len(position.hands) != players or len(position.trumps) != players:
-            return refusal(
+            return refuse(
                 "position_players",
                 "1",
                 f"the position has {len(position.trumps)} trumps and {len(position.hands)} hands, "
                 f"but the game has {players} players",
             )
         if position.to_act >= players:
-            return refusal(
+            return refuse(
                 "position_to_act", "1", f"to_act {position.to_act} is not a seat of this {players}-player game"
             )
         return validation.position_error(
@@ -373,11 +368,11 @@ class Game:
     def _trump_refusal(self, event: ChooseTrump) -> Refusal | None:
         state = self._state
         if state.phase != core.TRUMP_CHOICE:
-            return refusal(
+            return refuse(
                 "trumps_chosen", "2.1", "{s0} cannot choose a trump: every player has chosen", seat=event.seat
             )
         if event.seat != state.to_act:
-            return refusal(
+            return refuse(
                 "not_your_turn",
                 "2.1",
                 "{s0} cannot choose a trump: it is {p1} turn to choose",
@@ -387,7 +382,7 @@ class Game:
         suit = convert.suit_number(event.suit)
         if suit in state.trumps:
             owner = state.trumps.index(suit)
-            return refusal(
+            return refuse(
                 "trump_taken",
                 "2.1",
                 f"{{s0}} cannot choose {event.suit}: it is already {{p1}} trump",
@@ -399,9 +394,9 @@ class Game:
     def _deal_refusal(self, deal: Deal) -> Refusal | None:
         phase = self._state.phase
         if phase == core.TRUMP_CHOICE:
-            return refusal("deal_before_trumps", "2.2", "the deal comes after every player has chosen a trump")
+            return refuse("deal_before_trumps", "2.2", "the deal comes after every player has chosen a trump")
         if phase != core.DEAL:
-            return refusal("dealt", "2.2", "the cards have already been dealt")
+            return refuse("dealt", "2.2", "the cards have already been dealt")
         return validation.deal_error([convert.card_numbers(hand) for hand in deal.hands], self.rules.players)
 
     def _move_refusal(self, event: Event) -> Refusal | None:
@@ -411,15 +406,13 @@ class Game:
         if state.phase in (core.TRUMP_CHOICE, core.DEAL):
             verb = validation.VERBS[kind]
             if state.phase == core.TRUMP_CHOICE:
-                return refusal(
+                return refuse(
                     "before_play",
                     "2.1",
                     f"{{s0}} cannot {verb}: the players are still choosing trumps",
                     seat=event.seat,
                 )
-            return refusal(
-                "before_play", "2.2", f"{{s0}} cannot {verb}: the cards have not been dealt", seat=event.seat
-            )
+            return refuse("before_play", "2.2", f"{{s0}} cannot {verb}: the cards have not been dealt", seat=event.seat)
         move = convert.move_of(event)
         assert move is not None
         if (
@@ -430,7 +423,7 @@ class Game:
             if isinstance(event, Take) and event.count is not None:
                 count = core.take_count(state.pile[-1], len(state.pile), state.trumps[event.seat])
                 if count != event.count:
-                    return refusal(
+                    return refuse(
                         "take_count",
                         "2.6",
                         f"{{s0}} cannot take {event.count} cards: the rules give {count}",

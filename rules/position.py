@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from rules import convert, core
 from rules.cards import CODES, codes_of_mask
 from rules.events import Position
-from rules.refusal import Refusal, refusal
+from rules.refusal import Refusal, refuse
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -38,28 +38,28 @@ def resume_error(position: Position) -> Refusal | None:
     empty = [seat for seat, hand in enumerate(position.hands) if not hand]
     order = position.out_order
     if order is not None and sorted(order) != empty:
-        return refusal(
+        return refuse(
             "position_out_order", "3.1", f"out_order {order} must list each seat with an empty hand once ({empty})"
         )
     keys: set[core.PositionKey] = set()
     for number, seen in enumerate(position.seen or (), start=1):
         if len(seen.hands) != players or seen.to_act >= players:
-            return refusal(
+            return refuse(
                 "position_seen", "3.3", f"seen position {number} is not a position of a {players}-player game"
             )
         cards = [card for hand in seen.hands for card in hand] + seen.pile
         if len(set(cards)) != len(cards):
-            return refusal("position_seen", "3.3", f"seen position {number} has a card more than once")
+            return refuse("position_seen", "3.3", f"seen position {number} has a card more than once")
         key = convert.position_key(seen.hands, seen.pile, seen.to_act, seen.phase)
         if key in keys:
-            return refusal("position_seen", "3.3", f"seen position {number} is listed twice")
+            return refuse("position_seen", "3.3", f"seen position {number} is listed twice")
         keys.add(key)
     if position.phase != "second":
         own = convert.seen_keys(position).get(
             convert.position_key(position.hands, position.pile, position.to_act, position.phase), 0
         )
         if own >= core.REPETITIONS_FOR_DRAW - 1:
-            return refusal(
+            return refuse(
                 "position_seen",
                 "3.3.3",
                 f"the position has already arisen {own} times: the game is drawn (rules §3.3.3)",

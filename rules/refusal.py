@@ -69,7 +69,7 @@ class Refusal(NamedTuple):
         return self.message
 
 
-def refusal(
+def refuse(
     code: str,
     clause: str,
     template: str,

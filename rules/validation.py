@@ -11,25 +11,25 @@ from collections.abc import Sequence
 
 from rules.cards import CODES, PACK_SIZE, RANKS_PER_SUIT
 from rules.core import LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
-from rules.refusal import Refusal, refusal
+from rules.refusal import Refusal, refuse
 from rules.step import Compiled
 
 
 def deal_error(hands: Sequence[Sequence[int]], players: int) -> Refusal | None:
     """Why ``hands`` is not a deal of the whole pack to ``players`` seats, or ``None``."""
     if len(hands) != players:
-        return refusal("deal_hands", "2.2", f"the deal has {len(hands)} hands for {players} players")
+        return refuse("deal_hands", "2.2", f"the deal has {len(hands)} hands for {players} players")
     size = PACK_SIZE // players
     for seat, hand in enumerate(hands):
         if len(hand) != size:
-            return refusal(
+            return refuse(
                 "deal_hand_size", "2.2", f"the deal gives {{s0}} {len(hand)} cards, not {size}", seats=(seat,)
             )
     seen: set[int] = set()
     for hand in hands:
         for card in hand:
             if card in seen:
-                return refusal("deal_card_twice", "2.2", "the deal has {c0} twice", cards=(CODES[card],))
+                return refuse("deal_card_twice", "2.2", "the deal has {c0} twice", cards=(CODES[card],))
             seen.add(card)
     return None
 
@@ -39,24 +39,24 @@ def position_error(
 ) -> Refusal | None:
     """Why a position (log format §L4.3) is refused, or ``None`` when it is a valid start."""
     if len(trumps) != len(hands):
-        return refusal("position_size", "1", f"the position has {len(trumps)} trumps for {len(hands)} hands")
+        return refuse("position_size", "1", f"the position has {len(trumps)} trumps for {len(hands)} hands")
     if len(set(trumps)) != len(trumps):
-        return refusal("position_same_trump", "2.1", "two seats have the same trump suit")
+        return refuse("position_same_trump", "2.1", "two seats have the same trump suit")
     seen: set[int] = set()
     for card in [card for hand in hands for card in hand] + list(pile):
         if card in seen:
-            return refusal("position_card_twice", "1", "{c0} appears more than once", cards=(CODES[card],))
+            return refuse("position_card_twice", "1", "{c0} appears more than once", cards=(CODES[card],))
         seen.add(card)
     if sum(1 for hand in hands if hand) < 2:
-        return refusal("position_one_holder", "3", "fewer than two seats hold cards")
+        return refuse("position_one_holder", "3", "fewer than two seats hold cards")
     if not 0 <= to_act < len(hands):
-        return refusal("position_to_act", "1", f"to_act {to_act} is not a seat")
+        return refuse("position_to_act", "1", f"to_act {to_act} is not a seat")
     if not hands[to_act]:
-        return refusal("position_to_act_out", "1", "{s0} is to act but holds no cards", seats=(to_act,))
+        return refuse("position_to_act_out", "1", "{s0} is to act but holds no cards", seats=(to_act,))
     if phase not in (LEAD, RESPOND, SECOND):
-        return refusal("position_phase", "1", "the phase must be lead, respond or second")
+        return refuse("position_phase", "1", "the phase must be lead, respond or second")
     if (phase == LEAD) != (not pile):
-        return refusal("position_pile", "2.3", "the pile must be empty exactly when the phase is lead")
+        return refuse("position_pile", "2.3", "the pile must be empty exactly when the phase is lead")
     return None
 
 
@@ -75,20 +75,20 @@ def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Co
 
     Only meaningful for a move that ``table`` (the compiled rules the game plays by) does not allow.
     """
-    verb = VERBS[kind]  # a finished game is refused before (rules.game.Game.refusal_of): every event is
+    verb = VERBS[kind]  # a finished game is refused before (rules.game.Game.refusal): every event is
     if seat != state.to_act:
-        return refusal(
+        return refuse(
             "not_your_turn", "1", f"{{s0}} cannot {verb}: it is {{p1}} turn", seat=seat, seats=(seat, state.to_act)
         )
     top = CODES[state.pile[-1]] if state.pile else None
     if kind not in table.triggers[state.phase]:
         clause, must = _MUST.get(state.phase, ("1", f"the rules have no {kind} in phase {PHASE_NAMES[state.phase]}"))
         cards = () if top is None else (top,)
-        return refusal("wrong_move", clause, f"{{s0}} cannot {verb}: {must}", seat=seat, cards=cards)
+        return refuse("wrong_move", clause, f"{{s0}} cannot {verb}: {must}", seat=seat, cards=cards)
     if kind == "take":
         beaters = tuple(CODES[c] for c in moves_of_mask(table.legal_mask(state) & ~TAKE_BIT))
         listed = ", ".join(f"{{c{i}}}" for i in range(1, len(beaters) + 1))
-        return refusal(
+        return refuse(
             "must_beat",
             "2.6",
             "{s0} cannot take: rule must_beat, and {c0} can be beaten with " + listed,
@@ -97,7 +97,7 @@ def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Co
         )
     assert card is not None
     if not state.hands[seat] >> card & 1:
-        return refusal(
+        return refuse(
             "not_in_hand",
             CLAUSES[kind],
             f"{{s0}} cannot {verb} {{c0}}: {{c0}} is not in {{p0}} hand",
@@ -109,15 +109,15 @@ def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Co
     prefix = "{s0} cannot beat {c0} with {c1}"
     involved = (CODES[top_card], CODES[card])
     if card // RANKS_PER_SUIT == top_card // RANKS_PER_SUIT:
-        return refusal("lower_card", "2.4", prefix + ": {c1} is lower than {c0}", seat=seat, cards=involved)
+        return refuse("lower_card", "2.4", prefix + ": {c1} is lower than {c0}", seat=seat, cards=involved)
     if top_card // RANKS_PER_SUIT == trump:
-        return refusal(
+        return refuse(
             "higher_trump_only",
             "2.4",
             prefix + ": {c0} is your trump, only a higher trump beats it",
             seat=seat,
             cards=involved,
         )
-    return refusal(
+    return refuse(
         "not_suit_nor_trump", "2.4", prefix + ": not the same suit and not your trump", seat=seat, cards=involved
     )

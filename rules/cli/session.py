@@ -445,7 +445,7 @@ class Session:
                 elif self.take_back():
                     return
                 continue
-            reason = game.refusal_of(event)
+            reason = game.refusal(event)
             if reason is not None:
                 self.say(Text(self._refused(reason), style="yellow"))
                 continue

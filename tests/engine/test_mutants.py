@@ -226,10 +226,10 @@ def test_the_move_masks_of_beat_and_take_make_the_mask_of_respond() -> None:
             assert core.beat_mask(state) | core.take_mask(state) == core.legal_mask(state)
 
 
-def test_refusal_gives_the_sentence_or_none() -> None:
+def test_refusal_gives_the_rule_or_none() -> None:
     game = _dealt(2, seed=4)
     assert game.refusal(game.legal_moves()[0]) is None
-    assert game.refusal(Beat(seat=game.to_act or 0, card="AS")) == (
+    assert str(game.refusal(Beat(seat=game.to_act or 0, card="AS"))) == (
         f"seat {game.to_act} cannot beat: the pile is empty, seat {game.to_act} must lead"
     )
 

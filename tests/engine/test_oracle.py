@@ -244,7 +244,7 @@ def assert_same_refusals(game: Game, oracle: Oracle, rng: random.Random) -> None
                 expected = seat == oracle.to_act and (kind, card) in legal
                 reason = game.refusal(to_event((kind, card), seat))
                 assert (reason is None) == expected, (seat, kind, card, reason)
-                assert reason is None or (reason and "\n" not in reason)
+                assert reason is None or (reason.message and "\n" not in reason.message)
         reason = game.refusal(Take(seat=seat))
         assert (reason is None) == (seat == oracle.to_act and ("take", None) in legal), (seat, "take", reason)
 

@@ -216,13 +216,13 @@ class GameMachine(RuleBasedStateMachine):
         if expected:
             self.push(attempt)
             return
-        assert reason and "\n" not in reason
+        assert reason and "\n" not in reason.message
         event(f"refused: {type(attempt).__name__} in {game.phase}")
         before = self.picture()
         try:
             game.push(attempt)
         except IllegalEvent as error:
-            assert str(error) == reason
+            assert error.refusal == reason
         else:
             raise AssertionError(f"{attempt} was accepted although refused: {reason}")
         assert self.picture() == before
@@ -268,7 +268,8 @@ class GameMachine(RuleBasedStateMachine):
             Take(seat=seat),
             ChooseTrump(seat=seat, suit=SUITS[choice % 4]),  # type: ignore[arg-type]
         ):
-            assert "over" in (self.game.refusal(attempt) or "")
+            refused = self.game.refusal(attempt)
+            assert refused is not None and refused.code == "game_over"
             self.try_event(attempt)
 
     @precondition(lambda self: self.game.phase == "deal")
