@@ -48,6 +48,7 @@ from rules.log import log_lines, write_log
 from rules.match import Match
 from rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleSet, dealer_problem
 from rules.players import LEVELS, Player, hint, make_player
+from rules.players.perfect import FORCED_WIN, PerfectPlayer
 from rules.players.solver import Solver
 from rules.refusal import Refusal
 
@@ -336,6 +337,13 @@ class Session:
                 self._your_turn()
             else:
                 self._apply(self._bot_move(seat))
+                self._announce(seat)
+
+    def _announce(self, seat: int) -> None:
+        """What a computer player says of its own accord: that it has proven a forced win (once a game)."""
+        bot = self.bots[seat]
+        if isinstance(bot, PerfectPlayer) and bot.announcement() == FORCED_WIN:
+            self.say(Text(_("{name}: I have a forced win.").format(name=self.names[seat]), style="bold"))
 
     def _bot_move(self, seat: int) -> Event:
         """The computer's move at ``seat``, with a spinner at a terminal in case it thinks for a while."""

@@ -495,3 +495,15 @@ def test_an_output_without_suit_symbols_gets_question_marks_not_a_traceback() ->
     assert result.returncode == 0, result.stderr.decode()
     assert b"Traceback" not in result.stderr
     assert b"You chose ? spades as trump." in result.stdout
+
+
+def test_the_perfect_computer_says_once_that_it_has_a_forced_win() -> None:
+    # North leads its last card, 6♣; your 7♦ cannot beat it, so you are left holding cards and lose.
+    position = Position(trumps=["S", "H"], hands=[["7D"], ["6C"]], pile=[], to_act=1, phase="lead")
+    game = Game.from_position(position)
+    output = io.StringIO()
+    session = Session(game, 0, {1: make_player("perfect", 1)}, Console(file=output, width=100), lambda _: None)
+    with contextlib.suppress(Quit):
+        session.run()
+    assert game.outcome is not None and game.outcome.loser == 0
+    assert output.getvalue().count("I have a forced win.") == 1
