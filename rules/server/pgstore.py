@@ -34,11 +34,12 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
+from psycopg.abc import PQGen
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
@@ -119,6 +120,21 @@ MIGRATIONS: list[str] = [
     CREATE INDEX tables_unled ON tables (id) WHERE NOT finished AND NOT asleep AND NOT resting;
     """,
 ]
+
+
+_Result = TypeVar("_Result")
+
+
+class _ListeningConnection(psycopg.AsyncConnection[Any]):
+    """The connection that waits for notices, without waking up every 0.1 s while none comes.
+
+    psycopg wakes a wait at that interval so that blocking code sees Ctrl-C; under asyncio a
+    cancelled task stops waiting at once, and a connection that fails wakes the wait itself, so
+    for a connection that mostly waits the wake-ups are only a process's idle cost.
+    """
+
+    async def wait(self, gen: PQGen[_Result], interval: float = 0.1, timeout: float | None = None) -> _Result:
+        return await super().wait(gen, interval=max(interval, 60.0), timeout=timeout)
 
 
 def redact(url: str) -> str:
@@ -516,7 +532,7 @@ class PostgresStore:
         delay = 0.1
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                async with await _ListeningConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {self._control}")
                     self._listened = set()

@@ -1,7 +1,7 @@
 """Does a site gain capacity with processes? Server CPU per move for 1, 2, 3 processes on PostgreSQL.
 
 ``python -m rules.server.scaling [--db URL] [--tables 60] [--think 0.5] [--seconds 20] [--processes 1,2,3]
-[--spread random,table]``
+[--spread random,table] [--idle 10]``
 
 For each number of processes it creates a fresh database on the PostgreSQL server ``--db``
 (dropped afterwards), runs ``trumps loadtest --servers N --json`` on it at the same total load
@@ -11,7 +11,9 @@ with both seats of a table on one process (``table``: nginx's ``hash $uri consis
 server processes spent per move, summed over all of them, with its ratio to the first row, and
 the latency from a move to the update that shows it. It is a benchmark, not a test: the figures
 depend on the machine and on what else runs on it (the last column says how much something
-waited for a CPU meanwhile).
+waited for a CPU meanwhile). Before the rows it prints what one process costs with no load at all
+(``--idle`` seconds of it, ``0`` to skip): its housekeeping, which a row divides by the moves it
+plays, so that a light load makes more processes look dearer than they are per move.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import json
 import secrets
 import subprocess
 import sys
+import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -50,6 +53,30 @@ def measure(server: str, processes: int, tables: int, think: float, seconds: flo
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def idle_cpu(server: str, processes: int, seconds: float) -> float | None:
+    """Milliseconds of CPU per second each of ``processes`` idle servers spends on a fresh database of ``server``."""
+    from rules.cli.loadtest import _cpu_of, _start_server, _stop
+
+    name = f"trumps_scaling_{secrets.token_hex(4)}"
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    started: list[subprocess.Popen[bytes]] = []
+    logs: list[str] = []
+    try:
+        for _process in range(processes):
+            started.append(_start_server("normal", _database(server, name), logs)[0])
+        time.sleep(2)  # past start-up
+        pids = [process.pid for process in started]
+        before = _cpu_of(pids)
+        time.sleep(seconds)
+        after = _cpu_of(pids)
+        return None if before is None or after is None else (after - before) / seconds / processes * 1000
+    finally:
+        _stop(started, logs, None)
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules.server.scaling", description=__doc__.split("\n")[0])
     parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/postgres", help="a PostgreSQL server")
@@ -58,11 +85,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20, help="how long each row plays")
     parser.add_argument("--processes", default="1,2,3", help="the numbers of server processes, comma-separated")
     parser.add_argument("--spread", default="random,table", help="how sockets are spread: random, table or both")
+    parser.add_argument("--idle", type=float, default=10, help="seconds to measure idle processes first (0: skip)")
     options = parser.parse_args(argv)
     counts = [int(count) for count in options.processes.split(",")]
+    spreads = ["random", "table"] if options.spread == "both" else options.spread.split(",")
+    if unknown := [spread for spread in spreads if spread not in ("random", "table")]:
+        parser.error(f"--spread: unknown spread {', '.join(unknown)} (random, table or both)")
+    idle = idle_cpu(options.db, max(counts), options.idle) if options.idle > 0 else None
+    if idle is not None:
+        print(f"an idle process (one of {max(counts)}, no table): {idle:.1f} ms of CPU per second")
     print(f"{options.tables} duels, thinking {options.think:g} s a move on average, {options.seconds:g} s a row")
-    print("spread  processes  moves/s  CPU ms/move (all processes)  vs 1st  p50 ms  p99 ms  errors  CPU pressure")
-    for spread in options.spread.split(","):
+    print(
+        "spread  processes  moves/s  CPU ms/move (all processes)  of it idle  vs 1st  p50 ms  p99 ms  errors"
+        "  CPU pressure"
+    )
+    for spread in spreads:
         first: float | None = None
         for count in counts:
             figures = measure(options.db, count, options.tables, options.think, options.seconds, spread)
@@ -71,8 +108,11 @@ def main(argv: list[str] | None = None) -> int:
             ratio = f"{cpu / first:.2f}x" if cpu is not None and first else "-"
             latency = figures["latency_ms"]
             pressure = figures["machine_cpu_pressure"]
+            rate = figures["moves_per_second"]
+            # What the processes would have spent with no load at all, shared out over the moves played.
+            idle_share = f"{idle * count / rate:.3f}" if idle is not None and rate else "-"
             print(
-                f"{spread:>6}  {count:>9}  {figures['moves_per_second']:>7}  {cpu if cpu is not None else '-':>27}  "
+                f"{spread:>6}  {count:>9}  {rate:>7}  {cpu if cpu is not None else '-':>27}  {idle_share:>10}  "
                 f"{ratio:>6}  {latency['p50']:>6}  {latency['p99']:>6}  {figures['errors'] + figures['lost_moves']:>6}"
                 f"  {'-' if pressure is None else f'{pressure:.0%}':>12}",
                 flush=True,
