@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from rules import convert, core, validation
 from rules.cards import CODES, FULL_PACK_MASK, codes_of_mask, mask_of
 from rules.events import (
+    AgreeDraw,
     Beat,
     ChooseTrump,
     Deal,
@@ -36,6 +37,7 @@ from rules.events import (
     Lead,
     Notification,
     Position,
+    Resign,
     Second,
     Start,
     SuitCode,
@@ -258,6 +260,10 @@ class Game:
             return self._trump_refusal(event)
         if isinstance(event, Deal):
             return self._deal_refusal(event)
+        if isinstance(event, Resign):
+            return validation.ending_error(self._state, "resign", event.seat)
+        if isinstance(event, AgreeDraw):
+            return validation.ending_error(self._state, "agree_draw", None)
         return self._move_refusal(event)
 
     def push(self, event: Event) -> list[Notification]:

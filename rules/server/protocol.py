@@ -31,7 +31,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from rules.events import Beat, ChooseTrump, Lead, LogLine, Notification, RuleOptions, Seat, Second, Take
+from rules.events import (
+    AgreeDraw,
+    Beat,
+    ChooseTrump,
+    Lead,
+    LogLine,
+    Notification,
+    Resign,
+    RuleOptions,
+    Seat,
+    Second,
+    Take,
+)
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
 from rules.spec.schemas import portable
 from rules.state import Outcome, View
@@ -127,7 +139,7 @@ PlayerEvent = Annotated[ChooseTrump | Lead | Beat | Second | Take, Field(discrim
 """An event a seat sends: its trump choice or a move in play (the log events of docs/log-format.md)."""
 
 PublicEvent = Annotated[
-    SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take,
+    SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take | Resign | AgreeDraw,
     Field(discriminator="type"),
 ]
 """An event of the table as every connection may see it."""
