@@ -266,6 +266,23 @@ class Game:
             return validation.ending_error(self._state, "agree_draw", None)
         return self._move_refusal(event)
 
+    def draw_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not agree to a draw now (rules §3.4.2), or ``None``: it must still hold cards, in play.
+
+        The agreement itself is no event; :class:`~rules.events.AgreeDraw` comes once every holder agreed.
+        """
+        if self.phase == "finished":
+            return refusal("game_over", "3", "the game is over", seat=seat, seats=())
+        if not 0 <= seat < self.rules.players:
+            return refusal(
+                "not_a_seat", "1", f"{{s0}} is not a seat of this {self.rules.players}-player game", seat=seat
+            )
+        return validation.ending_error(self._state, "agree_draw", seat)
+
+    def holders(self) -> list[int]:
+        """The seats still holding cards (after the deal: those still in the game)."""
+        return [seat for seat, hand in enumerate(self._state.hands) if hand]
+
     def push(self, event: Event) -> list[Notification]:
         """Apply ``event``; returns what the rules did on their own.
 

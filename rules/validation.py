@@ -66,7 +66,9 @@ def ending_error(state: State, kind: str, seat: int | None) -> Refusal | None:
         words = {"resign": "{s0} cannot resign", "agree_draw": "the game cannot be drawn by agreement"}[kind]
         return refusal("before_play", "3.4", f"{words}: the cards have not been dealt", seat=seat)
     if seat is not None and not state.hands[seat]:
-        return refusal("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out and holds no cards", seat=seat)
+        if kind == "resign":
+            return refusal("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out", seat=seat)
+        return refusal("draw_out", "3.4.2", "{s0} has gone out and has no say in a draw", seat=seat)
     return None
 
 
