@@ -29,6 +29,7 @@ from rules.events import (
     Move,
     Notification,
     Position,
+    Resign,
     Second,
     SeenPosition,
     SixPassed,
@@ -152,6 +153,8 @@ def event_data(event: Event, rules: RuleSet) -> Any:
         return [mask_of(card_numbers(hand)) for hand in event.hands]
     if isinstance(event, Position):
         return start_of_position(event, rules)
+    if isinstance(event, Resign):
+        return event.seat
     return move_of(event)
 
 
@@ -199,6 +202,8 @@ def notifications(event: Event, news: list[core.News], after: core.State, known:
             notes.append(WentOut(seat=item.seat, place=item.place))
     move = move_of(event)
     if move is None:
+        if after.outcome is not None:  # a resignation or an agreed draw
+            notes.append(game_over(after.outcome))
         return notes
     seat = event.seat  # type: ignore[union-attr]
     if move != core.TAKE:

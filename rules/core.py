@@ -454,6 +454,16 @@ def last_holder_loses(state: State, move: Any) -> None:
     state.outcome = Outcome.loss(last_holder(state), state.out_order)
 
 
+def resigner_loses(state: State, seat: int) -> None:
+    """``seat``, still holding cards, gives the game up and loses it (§3.4.1)."""
+    state.outcome = Outcome.resigned(seat, state.out_order)
+
+
+def draw_by_agreement(state: State, move: Any) -> None:
+    """Every player still holding cards agreed to a draw (§3.4.2)."""
+    state.outcome = Outcome.draw("agreement", state.out_order)
+
+
 def record_trump(state: State, suit: int) -> None:
     """The player to act takes ``suit`` as their trump; the next player round chooses next (§2.1)."""
     seat = state.to_act

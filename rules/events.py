@@ -163,13 +163,37 @@ class Take(_Model):
     count: int | None = Field(default=None, ge=1, le=36)
 
 
+class Resign(_Model):
+    """A player still holding cards gives the game up and loses (rules §3.4.1): any such seat, at any time in play."""
+
+    type: Literal["resign"] = "resign"
+    seat: Seat
+
+
+class AgreeDraw(_Model):
+    """The game ends drawn by agreement of every player still holding cards (rules §3.4.2).
+
+    The event carries no seat: how the players agreed is not a rule of play and is not logged.
+    """
+
+    type: Literal["agree_draw"] = "agree_draw"
+
+
 Move = Lead | Beat | Second | Take
 """A decision in play."""
 
-Event = Annotated[ChooseTrump | Deal | Position | Lead | Beat | Second | Take, Field(discriminator="type")]
+Ending = Resign | AgreeDraw
+"""An end of the game the players decide on, outside the order of play (rules §3.4)."""
+
+Event = Annotated[
+    ChooseTrump | Deal | Position | Lead | Beat | Second | Take | Resign | AgreeDraw, Field(discriminator="type")
+]
 """Any event after the header."""
 
-LogLine = Annotated[Start | ChooseTrump | Deal | Position | Lead | Beat | Second | Take, Field(discriminator="type")]
+LogLine = Annotated[
+    Start | ChooseTrump | Deal | Position | Lead | Beat | Second | Take | Resign | AgreeDraw,
+    Field(discriminator="type"),
+]
 """Any line of a log."""
 
 
@@ -216,7 +240,7 @@ class GameOver(_Model):
     type: Literal["game_over"] = "game_over"
     result: Literal["loss", "draw"]
     loser: Seat | None = None
-    reason: Literal["tie_check", "repetition"] | None = None
+    reason: Literal["tie_check", "repetition", "agreement", "resigned"] | None = None
 
 
 Notification = Annotated[SixPassed | Took | WentOut | TurnPassed | GameOver, Field(discriminator="type")]
@@ -317,7 +341,9 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-_KINDS = frozenset({"start", "choose_trump", "deal", "position", "lead", "beat", "second", "take"})
+_KINDS = frozenset(
+    {"start", "choose_trump", "deal", "position", "lead", "beat", "second", "take", "resign", "agree_draw"}
+)
 
 
 def event_dict(event: BaseModel) -> dict[str, Any]:

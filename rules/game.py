@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from rules import convert, core, validation
 from rules.cards import CODES, FULL_PACK_MASK, codes_of_mask, mask_of
 from rules.events import (
+    AgreeDraw,
     Beat,
     ChooseTrump,
     Deal,
@@ -36,6 +37,7 @@ from rules.events import (
     Lead,
     Notification,
     Position,
+    Resign,
     Second,
     Start,
     SuitCode,
@@ -253,7 +255,28 @@ class Game:
             return self._trump_refusal(event)
         if isinstance(event, Deal):
             return self._deal_refusal(event)
+        if isinstance(event, Resign):
+            return validation.ending_error(self._state, "resign", event.seat)
+        if isinstance(event, AgreeDraw):
+            return validation.ending_error(self._state, "agree_draw", None)
         return self._move_refusal(event)
+
+    def draw_refusal(self, seat: int) -> Refusal | None:
+        """Why ``seat`` may not agree to a draw now (rules §3.4.2), or ``None``: it must still hold cards, in play.
+
+        The agreement itself is no event; :class:`~rules.events.AgreeDraw` comes once every holder agreed.
+        """
+        if self.phase == "finished":
+            return refusal("game_over", "3", "the game is over", seat=seat, seats=())
+        if not 0 <= seat < self.rules.players:
+            return refusal(
+                "not_a_seat", "1", f"{{s0}} is not a seat of this {self.rules.players}-player game", seat=seat
+            )
+        return validation.ending_error(self._state, "agree_draw", seat)
+
+    def holders(self) -> list[int]:
+        """The seats still holding cards (after the deal: those still in the game)."""
+        return [seat for seat, hand in enumerate(self._state.hands) if hand]
 
     def push(self, event: Event) -> list[Notification]:
         """Apply ``event``; returns what the rules did on their own.

@@ -19,11 +19,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from rules.events import Seat
 
-DrawReason = Literal["tie_check", "repetition"]
+DrawReason = Literal["tie_check", "repetition", "agreement"]
+"""Why a game was drawn."""
+LossReason = Literal["resigned"]
+"""Why a game was lost other than by the tie check (a loss by the tie check has no reason)."""
+Reason = Literal["tie_check", "repetition", "agreement", "resigned"]
+"""Either: a draw's reason, or a loss's."""
 
 
 class Outcome(BaseModel):
-    """How a game ended: a loss (with the loser) or a draw (by tie check or repetition).
+    """How a game ended: a loss (with the loser) or a draw (by tie check, repetition or agreement).
 
     >>> Outcome(result="draw", reason="repetition", out_order=[]).model_dump()
     {'result': 'draw', 'reason': 'repetition', 'out_order': []}
@@ -32,8 +37,14 @@ class Outcome(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     result: Literal["loss", "draw"]
-    loser: Seat | None = Field(default=None, description="The seat left holding cards; only for a loss.")
-    reason: DrawReason | None = Field(default=None, description="Why the game was drawn; only for a draw.")
+    loser: Seat | None = Field(
+        default=None, description="The seat left holding cards, or the seat that resigned; only for a loss."
+    )
+    reason: Reason | None = Field(
+        default=None,
+        description="Why the game was drawn (always given for a draw), or 'resigned' for a loss by resignation "
+        "(absent for a loss by the tie check).",
+    )
     out_order: list[Seat] = Field(description="The seats that went out, first first: the winners in order.")
 
     @classmethod
@@ -42,8 +53,13 @@ class Outcome(BaseModel):
         return cls(result="loss", loser=loser, out_order=list(out_order))
 
     @classmethod
+    def resigned(cls, loser: int, out_order: tuple[int, ...]) -> Outcome:
+        """``loser`` gave the game up while holding cards (rules §3.4.1)."""
+        return cls(result="loss", loser=loser, reason="resigned", out_order=list(out_order))
+
+    @classmethod
     def draw(cls, reason: DrawReason, out_order: tuple[int, ...]) -> Outcome:
-        """A draw by the tie check or by a position come round a third time (rules §3)."""
+        """A draw by the tie check, by a position come round a third time, or by agreement (rules §3)."""
         return cls(result="draw", reason=reason, out_order=list(out_order))
 
     @model_serializer(mode="wrap")

@@ -45,6 +45,9 @@ AUTOMATIC = {"sixes": "pass_sixes", "tie_check": "tie_check", "turn": "turn"}
 PLAY = ("lead", "beat", "second", "take")
 """The triggers of moves in play (the search path's moves)."""
 
+ENDINGS = ("resign", "agree_draw")
+"""The triggers of the ends the players decide on (§3.4): events of a game, never moves of search."""
+
 TURN = ("pass_turn", "count_position")
 """The callbacks of a move that ends a turn: the turn passes, and the position it starts in is counted (§3).
 
@@ -76,5 +79,8 @@ TRANSITIONS: tuple[Row, ...] = (
     # One player left holding cards (§3).
     Row("tie_check", "tie_check", "finished", ("last_card_beats",), ("draw_by_tie_check",)),
     Row("tie_check", "tie_check", "finished", (), ("last_holder_loses",)),
+    # The players end the game themselves, at any moment of play (§3.4): a resignation, a draw agreed.
+    *(Row("resign", phase, "finished", (), ("resigner_loses",)) for phase in ("lead", "respond", "second")),
+    *(Row("agree_draw", phase, "finished", (), ("draw_by_agreement",)) for phase in ("lead", "respond", "second")),
 )
 """The rules' order of phases, row by row (see the module docstring for how a row is read)."""

@@ -60,6 +60,18 @@ def position_error(
     return None
 
 
+def ending_error(state: State, kind: str, seat: int | None) -> Refusal | None:
+    """Why a resignation by ``seat`` (``kind`` ``resign``) or an agreed draw (``agree_draw``) is refused now (§3.4)."""
+    if state.phase not in (LEAD, RESPOND, SECOND):
+        words = {"resign": "{s0} cannot resign", "agree_draw": "the game cannot be drawn by agreement"}[kind]
+        return refusal("before_play", "3.4", f"{words}: the cards have not been dealt", seat=seat)
+    if seat is not None and not state.hands[seat]:
+        if kind == "resign":
+            return refusal("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out", seat=seat)
+        return refusal("draw_out", "3.4.2", "{s0} has gone out and has no say in a draw", seat=seat)
+    return None
+
+
 VERBS = {"lead": "lead", "beat": "beat", "second": "play a second card", "take": "take"}
 CLAUSES = {"lead": "2.3", "beat": "2.4", "second": "2.5", "take": "2.6"}
 

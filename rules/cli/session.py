@@ -41,13 +41,28 @@ from rules.analysis import evaluate
 from rules.cards import Card
 from rules.cli import board, terminal
 from rules.cli.usage import os_reason, program
-from rules.events import Beat, ChooseTrump, Deal, Event, Lead, Notification, Second, SuitCode, Take, WentOut, event_json
+from rules.events import (
+    AgreeDraw,
+    Beat,
+    ChooseTrump,
+    Deal,
+    Event,
+    Lead,
+    Notification,
+    Resign,
+    Second,
+    SuitCode,
+    Take,
+    WentOut,
+    event_json,
+)
 from rules.game import Game
 from rules.locale import _, language, ngettext, pgettext
 from rules.log import log_lines, write_log
 from rules.match import Match
 from rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleSet, dealer_problem
 from rules.players import LEVELS, Player, hint, make_player
+from rules.players.draws import accepts_draw
 from rules.players.perfect import FORCED_WIN, PerfectPlayer
 from rules.players.solver import Solver
 from rules.refusal import Refusal
@@ -69,6 +84,9 @@ Commands:
                 in the duel with its value: wins, draws, about 60%, or lost whatever you do;
                 at the trump prompt h is hearts: type hint there
   k, cards      in the duel, show or hide the cards your opponent holds
+  resign        give this hand up: you lose it (asks first)
+  draw          offer the others a draw; a computer agrees when the hand has run more
+                than 300 moves, or when it holds at least as many cards as everyone else
   q, quit       stop now; the game so far is saved
   ?, help       this text
 A card's name (10S) never changes; its number is its place in your hand as shown now,
@@ -190,10 +208,18 @@ def parse_suit(text: str, choices: str | None = None) -> SuitCode:
     return letter
 
 
-CommandName = Literal["quit", "help", "hint", "undo", "cards"]
+CommandName = Literal["quit", "help", "hint", "undo", "cards", "resign", "draw"]
 
-_KEYS: dict[CommandName, str] = {"quit": "q", "help": "?", "hint": "h", "undo": "u", "cards": "k"}
-"""The key of each command, the same in every language."""
+_KEYS: dict[CommandName, str] = {
+    "quit": "q",
+    "help": "?",
+    "hint": "h",
+    "undo": "u",
+    "cards": "k",
+    "resign": "resign",
+    "draw": "draw",
+}
+"""The key of each command, the same in every language (ending the hand has no one-letter key: no slip of a finger)."""
 
 _ENGLISH: dict[str, CommandName] = {
     **dict.fromkeys(("q", "quit", "exit"), "quit"),
@@ -201,6 +227,8 @@ _ENGLISH: dict[str, CommandName] = {
     **dict.fromkeys(("h", "hint"), "hint"),
     **dict.fromkeys(("u", "undo"), "undo"),
     **dict.fromkeys(("k", "cards"), "cards"),
+    "resign": "resign",
+    "draw": "draw",
 }
 
 
@@ -212,6 +240,8 @@ def _typed_commands() -> dict[str, CommandName]:
         "hint": pgettext("words typed for a hint, separated by spaces", "hint"),
         "undo": pgettext("words typed to take back a move, separated by spaces", "undo"),
         "cards": pgettext("words typed to show or hide the opponent's cards, separated by spaces", "cards"),
+        "resign": pgettext("words typed to resign the hand, separated by spaces", "resign"),
+        "draw": pgettext("words typed to offer a draw, separated by spaces", "draw"),
     }
     return _ENGLISH | {word: command for command, words in local.items() for word in words.lower().split()}
 
@@ -450,6 +480,16 @@ class Session:
                     self.say(self._hint())
                 elif command == "cards":
                     self._toggle_tracker(moving=moving)
+                elif command in ("resign", "draw"):
+                    ending = self._ending(command) if moving else None
+                    if not moving:
+                        self.say(
+                            Text(_("Only once the cards are dealt can a hand be resigned or drawn."), style="yellow")
+                        )
+                    if ending is not None:
+                        self._marks.append(len(game.events))
+                        self._apply(ending)
+                        return
                 elif self.take_back():
                     return
                 continue
@@ -460,6 +500,19 @@ class Session:
             self._marks.append(len(game.events))
             self._apply(event)
             return
+
+    def _ending(self, command: Literal["resign", "draw"]) -> Event | None:
+        """Your resignation once you confirm it, or a draw the computers agree to (rules §3.4); else ``None``."""
+        if command == "resign":
+            answer = self._ask(_("Resign this hand? You lose it. (y/n)> ")).lower()
+            yes = {"y", "yes", *pgettext("words typed to say yes, separated by spaces", "yes").lower().split()}
+            return Resign(seat=self.you) if answer in yes else None
+        for seat in self.game.holders():
+            if seat != self.you and not accepts_draw(self.game, seat):
+                self.say(Text(_("{name} declines the draw.").format(name=self.names[seat]), style="yellow"))
+                return None
+        self.say(_("The others agree to a draw."))
+        return AgreeDraw()
 
     def _refused(self, reason: Refusal) -> str:
         """A refused decision in words, rendered from the refusal's data: in English the engine's sentence with

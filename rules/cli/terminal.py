@@ -542,6 +542,8 @@ def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[st
     if outcome.result == "loss":
         assert outcome.loser is not None
         loser = names[outcome.loser]
+        if outcome.reason == "resigned":
+            return _("You resigned: you lose this hand.") if is_you(loser) else _("{name} resigned.").format(name=loser)
         if is_you(loser):
             count = len(last_hand)
             return ngettext(
@@ -550,6 +552,8 @@ def outcome_words(outcome: Outcome, names: Sequence[str], last_hand: Sequence[st
         return _("{name} lost. You won, {place} out.").format(name=loser, place=ordinal(_place(outcome, names)))
     if outcome.reason == "repetition":
         return _("Draw: the same position came up for the third time.")
+    if outcome.reason == "agreement":
+        return _("Draw by agreement.")
     if last_hand and top is not None:
         return _("Draw: the last card, {card}, beats {top} on the pile.").format(
             card=label(last_hand[0]), top=label(top)

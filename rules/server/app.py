@@ -31,6 +31,7 @@ from rules.server.hub import Hub
 from rules.server.limits import Settings
 from rules.server.protocol import (
     CreateTable,
+    DrawMessage,
     ErrorMessage,
     Hello,
     JoinTable,
@@ -41,6 +42,7 @@ from rules.server.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    ResignMessage,
     Welcome,
     describe_validation,
     loads,
@@ -433,8 +435,11 @@ class _Session:
                     ) from None
                 raise
 
-    async def _act(self, table: Table, seat: int, message: MoveMessage | NextHand) -> None:
-        """Check and commit a move or next_hand from this connection's seat (the table's lock held)."""
+    async def _act(
+        self, table: Table, seat: int, message: MoveMessage | ResignMessage | DrawMessage | NextHand
+    ) -> None:
+        """Check and commit a move, a resignation, a draw answer or next_hand from this connection's seat
+        (the table's lock held)."""
         if not table.holds_seat(self.conn):  # checked at each move: the seat may have been left or taken over
             raise Refused("bad_token", "you no longer hold this seat")
         if message.last_seen != table.event_no:
@@ -453,6 +458,10 @@ class _Session:
                 waiting = "the deal" if game.to_act is None else f"seat {game.to_act}"
                 raise Refused("not_your_turn", f"it is not your turn: waiting for {waiting}")
             await table.commit(event_dict(event), by="player", event=event)
+        elif isinstance(message, ResignMessage):
+            await table.resign(seat)
+        elif isinstance(message, DrawMessage):
+            await table.answer_draw(seat, message.agree)
         else:
             if table.match_over:
                 raise Refused("match_over", "the match is over")
@@ -494,6 +503,8 @@ class _Session:
         self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
         for text in table.catch_up(seat, hello.last_seen):
             self.conn.send(text)
+        if table.draw_agreed:
+            self.conn.send(table.draw_offer_text())
         table.announce_presence()
 
 

@@ -7,8 +7,8 @@ Every message is a JSON object with a ``type``. A client talks to the server in 
   (→ :class:`TableInfo`), ``POST /api/tables/{id}/join`` (:class:`JoinTable` →
   :class:`Joined`), ``POST /api/tables/{id}/leave`` (:class:`LeaveTable` → :class:`Left`).
 * a WebSocket at ``/ws/tables/{id}`` for play: the client sends :data:`ClientMessage`
-  (``hello`` first, then ``move``, ``next_hand``, ``ping``), the server sends
-  :data:`ServerMessage` (``welcome``, ``update``, ``presence``, ``error``, ``pong``).
+  (``hello`` first, then ``move``, ``resign``, ``draw``, ``next_hand``, ``ping``), the server sends
+  :data:`ServerMessage` (``welcome``, ``update``, ``presence``, ``draw_offered``, ``error``, ``pong``).
 
 Each ``update`` carries the table's event number ``event_no`` (1, 2, 3, ... over the
 whole match) and everything a client needs to draw the table: that seat's
@@ -18,10 +18,10 @@ the secret seed the current hand was dealt from. See ``docs/protocol.md``.
 
 >>> parse_client_message('{"type": "hello", "token": null, "last_seen": null}')
 Hello(type='hello', token=None, last_seen=None)
->>> parse_client_message('{"type": "shout"}')
+>>> parse_client_message('{"type": "x"}')
 Traceback (most recent call last):
 ...
-rules.server.protocol.ProtocolError: unknown message type 'shout' (expected hello, move, next_hand or ping)
+rules.server.protocol.ProtocolError: unknown message type 'x' (expected hello, move, resign, draw, next_hand or ping)
 """
 
 from __future__ import annotations
@@ -31,7 +31,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from rules.events import Beat, ChooseTrump, Lead, LogLine, Notification, RuleOptions, Seat, Second, Take
+from rules.events import (
+    AgreeDraw,
+    Beat,
+    ChooseTrump,
+    Lead,
+    LogLine,
+    Notification,
+    Resign,
+    RuleOptions,
+    Seat,
+    Second,
+    Take,
+)
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
 from rules.spec.schemas import portable
 from rules.state import Outcome, View
@@ -127,7 +139,7 @@ PlayerEvent = Annotated[ChooseTrump | Lead | Beat | Second | Take, Field(discrim
 """An event a seat sends: its trump choice or a move in play (the log events of docs/log-format.md)."""
 
 PublicEvent = Annotated[
-    SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take,
+    SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take | Resign | AgreeDraw,
     Field(discriminator="type"),
 ]
 """An event of the table as every connection may see it."""
@@ -224,6 +236,24 @@ class MoveMessage(_Message):
     last_seen: int = Field(ge=0)
 
 
+class ResignMessage(_Message):
+    """Give the current hand up (rules §3.4.1): this seat, still holding cards, loses it. Any time in play,
+    whoever is to act; ``last_seen`` as for a move, so that a resignation never lands on a later hand."""
+
+    type: Literal["resign"] = "resign"
+    last_seen: int = Field(ge=0)
+
+
+class DrawMessage(_Message):
+    """``agree`` true: offer a draw, or accept the one on the table; false: decline it (rules §3.4.2).
+
+    The hand ends drawn once every seat still holding cards agrees; a move ends the offer."""
+
+    type: Literal["draw"] = "draw"
+    agree: bool
+    last_seen: int = Field(ge=0)
+
+
 class NextHand(_Message):
     """Start the next hand of the match once the current one is over (any seated person may)."""
 
@@ -236,7 +266,9 @@ class Ping(_Message):
     nonce: str | int | None = None
 
 
-ClientMessage = Annotated[Hello | MoveMessage | NextHand | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Hello | MoveMessage | ResignMessage | DrawMessage | NextHand | Ping, Field(discriminator="type")
+]
 
 
 # --- WebSocket: server to client -----------------------------------------------------------------
@@ -325,6 +357,7 @@ ErrorCode = Literal[
     "no_game",
     "hand_not_over",
     "match_over",
+    "no_offer",
     "not_found",
     "table_full",
     "too_many_connections",
@@ -356,20 +389,33 @@ class ErrorMessage(_Message):
     refusal: RuleRefusal | None = Field(default=None, description="For code `illegal`: the rule that refused it.")
 
 
+class DrawOffered(_Message):
+    """A draw offer of the current hand changed (not an event; sent to every connection of the table).
+
+    ``agreed``: the seats that agree now (the one who offered first); empty once the offer is over.
+    ``declined``: the seat whose refusal ended it, else null. Computer seats answer at once."""
+
+    type: Literal["draw_offered"] = "draw_offered"
+    table_id: str
+    event_no: int
+    agreed: list[Seat]
+    declined: Seat | None = None
+
+
 class Pong(_Message):
     type: Literal["pong"] = "pong"
     nonce: str | int | None = None
     event_no: int
 
 
-ServerMessage = Annotated[Welcome | Update | Presence | ErrorMessage | Pong, Field(discriminator="type")]
+ServerMessage = Annotated[Welcome | Update | Presence | DrawOffered | ErrorMessage | Pong, Field(discriminator="type")]
 
 
 # --- Parsing and the schema ----------------------------------------------------------------------
 
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
-_CLIENT_TYPES = ("hello", "move", "next_hand", "ping")
+_CLIENT_TYPES = ("hello", "move", "resign", "draw", "next_hand", "ping")
 
 
 class ProtocolError(ValueError):
@@ -394,7 +440,7 @@ def describe_validation(error: ValidationError) -> str:
 
 def _is_tag(part: object) -> bool:
     # Discriminated unions put the tag ("beat", "hello") in the error location; leave it out.
-    return isinstance(part, str) and part in {"hello", "move", "next_hand", "ping", "choose_trump", *_MOVES}
+    return isinstance(part, str) and part in {*_CLIENT_TYPES, "choose_trump", *_MOVES}
 
 
 _MOVES = ("lead", "beat", "second", "take")
@@ -448,7 +494,8 @@ def parse_client_message(text: str | bytes) -> Any:
         if kind is None:
             raise ProtocolError("bad_message", "the message has no 'type'")
         shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "of the wrong kind"
-        raise ProtocolError("unknown_type", f"unknown message type {shown} (expected hello, move, next_hand or ping)")
+        expected = "hello, move, resign, draw, next_hand or ping"
+        raise ProtocolError("unknown_type", f"unknown message type {shown} (expected {expected})")
     if kind == "move":
         event = data.get("event")
         event_kind = event.get("type") if isinstance(event, dict) else None
@@ -489,7 +536,7 @@ def protocol_schema() -> dict[str, Any]:
 
     >>> schema = protocol_schema()
     >>> schema["$schema"], sorted(schema["$defs"])[:3]
-    ('https://json-schema.org/draft/2020-12/schema', ['Beat', 'ChooseTrump', 'ClientMessage'])
+    ('https://json-schema.org/draft/2020-12/schema', ['AgreeDraw', 'Beat', 'ChooseTrump'])
     """
     defs: dict[str, Any] = {}
     for name, adapter in _SCHEMA_PARTS.items():

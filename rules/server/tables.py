@@ -37,17 +37,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.events import Deal, Event, Notification, Position, RuleOptions, event_dict, parse_event
+from rules.events import AgreeDraw, Deal, Event, Notification, Position, Resign, RuleOptions, event_dict, parse_event
 from rules.game import Game, IllegalEvent
 from rules.match import Match
 from rules.options import Dealer, Players, RuleSet, dealer_problem
 from rules.players import LEVELS, make_player
+from rules.players.draws import accepts_draw
 from rules.server import metrics
 from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import (
     CreateTable,
     DealPublic,
+    DrawOffered,
     HandEnd,
     HandStarted,
     Presence,
@@ -258,6 +260,8 @@ class Table:
         self._heard: dict[int, Record | None] = {}
         """Events other processes committed, as their notices brought them (by number), not yet applied."""
         self._must_read = False
+        self.draw_agreed: set[int] = set()
+        """The seats that agree to end the current hand drawn (rules §3.4.2): in memory only, ended by any event."""
 
     # --- what the table looks like ----------------------------------------------------------------
 
@@ -432,6 +436,7 @@ class Table:
             return
         self.event_no += 1
         self.last = _Last(public, by, [])
+        self.draw_agreed = set()
 
     def _end_credentials(self, seat: int, reason: str) -> None:
         """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current.
@@ -472,6 +477,7 @@ class Table:
             self._end_hand()
         self.event_no += 1
         self.last = _Last(public, by, notifications)
+        self.draw_agreed = set()
 
     def _end_hand(self) -> None:
         game = self.game
@@ -589,6 +595,58 @@ class Table:
     def new_hand_record(self) -> Record:
         seed = str(secrets.randbits(128))
         return {"type": "hand_started", "hand": self.hand_no + 1, "dealer": self.match.dealer, "seed": seed}
+
+    # --- resigning and draw offers (rules §3.4) ----------------------------------------------------
+
+    async def resign(self, seat: int) -> None:
+        """``seat`` gives the current hand up (lock held); :class:`Refused` if the rules refuse it."""
+        resignation = Resign(seat=seat)
+        await self.commit(event_dict(resignation), by="player", event=resignation)
+
+    async def answer_draw(self, seat: int, agree: bool) -> None:
+        """``seat`` offers or accepts a draw (``agree``), or declines the offer (lock held).
+
+        The computer seats still holding cards answer at once (:func:`rules.players.draws.accepts_draw`);
+        once every holder agrees, the hand ends with an ``agree_draw`` event. Otherwise every connection
+        hears a ``draw_offered`` message.
+        """
+        game = self.game
+        if game is None or game.is_over():
+            raise Refused("no_game", "no hand is being played")
+        refused = game.draw_refusal(seat)
+        if refused is not None:
+            raise Refused("illegal", refused.message, refused.data())
+        if not agree:
+            if not self.draw_agreed:
+                raise Refused("no_offer", "there is no draw offer to decline")
+            self.draw_agreed = set()
+            self._send_draw_offer(declined=seat)
+            return
+        agreed = self.draw_agreed | {seat}
+        for other in game.holders():
+            if other not in agreed and self.seats[other].kind == "computer":
+                if not accepts_draw(game, other):
+                    self.draw_agreed = set()
+                    self._send_draw_offer(declined=other)
+                    return
+                agreed.add(other)
+        self.draw_agreed = agreed
+        if agreed >= set(game.holders()):
+            await self.commit({"type": "agree_draw"}, by="player", event=AgreeDraw())
+        else:
+            self._send_draw_offer(declined=None)
+
+    def draw_offer_text(self, declined: int | None = None) -> str:
+        """The ``draw_offered`` message of the offer as it stands."""
+        offer = DrawOffered(
+            table_id=self.id, event_no=self.event_no, agreed=sorted(self.draw_agreed), declined=declined
+        )
+        return offer.model_dump_json()
+
+    def _send_draw_offer(self, declined: int | None) -> None:
+        text = self.draw_offer_text(declined)
+        for conn in list(self.connections):
+            conn.send(text)
 
     # --- the server's own moves ---------------------------------------------------------------------
 

@@ -17,11 +17,12 @@ False
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import TypeAdapter
 
 from rules.events import LogLine
+from rules.outcome import DrawReason, LossReason
 from rules.state import GameState
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -80,7 +81,7 @@ def log_schema() -> dict[str, Any]:
 def state_schema() -> dict[str, Any]:
     """The schema of the state ``trumps replay --json`` prints (and of each line of a vector's states).
 
-    An outcome is exact: ``loser`` exactly in a loss and ``reason`` exactly in a draw, never null.
+    An outcome is exact: ``loser`` exactly in a loss, ``reason`` in a draw and in a loss by resignation, never null.
     """
     schema = portable(GameState.model_json_schema(mode="validation"))
     schema["$defs"]["Outcome"] = outcome_schema(schema["$defs"]["Outcome"])
@@ -88,7 +89,8 @@ def state_schema() -> dict[str, Any]:
 
 
 def outcome_schema(outcome: dict[str, Any]) -> dict[str, Any]:
-    """The outcome as printed: ``loser`` only in a loss, ``reason`` only in a draw, neither ever null."""
+    """The outcome as printed: ``loser`` only in a loss, ``reason`` in a draw (tie check, repetition, agreement)
+    and in a loss by resignation (``resigned``) only, neither ever null."""
     properties = outcome["properties"]
     for name in ("loser", "reason"):
         field = properties[name]
@@ -98,8 +100,22 @@ def outcome_schema(outcome: dict[str, Any]) -> dict[str, Any]:
     return {
         **outcome,
         "oneOf": [
-            {"properties": {"result": {"const": "loss"}, "loser": True, "reason": False}, "required": ["loser"]},
-            {"properties": {"result": {"const": "draw"}, "loser": False, "reason": True}, "required": ["reason"]},
+            {
+                "properties": {
+                    "result": {"const": "loss"},
+                    "loser": True,
+                    "reason": {"enum": list(get_args(LossReason))},
+                },
+                "required": ["loser"],
+            },
+            {
+                "properties": {
+                    "result": {"const": "draw"},
+                    "loser": False,
+                    "reason": {"enum": list(get_args(DrawReason))},
+                },
+                "required": ["reason"],
+            },
         ],
     }
 

@@ -129,8 +129,11 @@ def test_every_state_line_is_printed_as_the_log_format_says() -> None:
             assert list(state) == ["phase", "to_act", "trumps", "hands", "pile", "outcome"], path.name
             outcome = state["outcome"]
             if outcome is not None:
-                detail = "loser" if outcome["result"] == "loss" else "reason"
-                assert list(outcome) == ["result", detail, "out_order"], path.name
+                if outcome["result"] == "draw":
+                    detail = ["reason"]
+                else:  # a loss by resignation says so (rules §3.4.1); one by the tie check has no reason
+                    detail = ["loser", "reason"] if outcome.get("reason") == "resigned" else ["loser"]
+                assert list(outcome) == ["result", *detail, "out_order"], path.name
             assert json.dumps(state, ensure_ascii=False) == line, path.name
             if state["phase"] in ("trump_choice", "deal"):
                 assert state["hands"] == [[]] * len(state["trumps"]) and state["pile"] == []

@@ -57,6 +57,8 @@ export class TableConnection {
       this.handlers.onUpdate(message);
     } else if (message.type === "presence") {
       this.handlers.onPresence(message);
+    } else if (message.type === "draw_offered") {
+      this.handlers.onDrawOffer(message);
     } else if (message.type === "error") {
       this.handlers.onError(message);
     }
@@ -96,6 +98,16 @@ export class TableConnection {
 
   nextHand() {
     return this.send({ type: "next_hand", last_seen: this.lastSeen ?? 0 });
+  }
+
+  /** Give the hand up (rules §3.4.1). */
+  resign() {
+    return this.send({ type: "resign", last_seen: this.lastSeen ?? 0 });
+  }
+
+  /** Offer or accept a draw (`agree` true), or decline the one on offer (rules §3.4.2). */
+  draw(agree) {
+    return this.send({ type: "draw", agree, last_seen: this.lastSeen ?? 0 });
   }
 
   /** Switch to another token (after taking a seat): reconnect as that seat. */

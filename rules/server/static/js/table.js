@@ -51,12 +51,14 @@ export class TableScreen {
     this.clockTimer = null;
     this.awaySince = new Map();
     this.awayTimer = null;
+    this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
       onStatus: (state, attempt) => this.onStatus(state, attempt),
       onWelcome: (message) => this.onWelcome(message),
       onUpdate: (message) => this.onUpdate(message),
       onPresence: (message) => this.onPresence(message),
+      onDrawOffer: (message) => this.onDrawOffer(message),
       onError: (message) => this.onError(message),
     });
     this.onKey = (event) => this.keyboard(event);
@@ -103,6 +105,7 @@ export class TableScreen {
   }
 
   onUpdate(message) {
+    this.drawOffer = null; // any event ends an offer
     this.queue.push(message);
     if (!this.pacer) this.drain();
   }
@@ -146,6 +149,51 @@ export class TableScreen {
       });
     }
     this.render();
+  }
+
+  /** A draw offer changed (not an event): show it, or say who declined it. */
+  onDrawOffer(message) {
+    this.drawOffer = message.agreed.length ? message : null;
+    if (message.declined !== null && message.declined !== undefined) {
+      showToast(about("end.declined", message.declined, this.mySeat, this.update?.seats ?? []));
+    }
+    this.render();
+  }
+
+  resign() {
+    if (!window.confirm(t("end.resign_confirm"))) return;
+    if (!this.connection.resign()) showToast(t("table.not_connected"), "error");
+  }
+
+  answerDraw(agree) {
+    if (!this.connection.draw(agree)) showToast(t("table.not_connected"), "error");
+  }
+
+  /** Resign, offer a draw, or answer an offer: while the hand is played and you still hold cards. */
+  endingControls() {
+    const view = this.update?.view;
+    if (!view || this.mySeat === null || view.outcome || !["lead", "respond", "second"].includes(view.phase)) return [];
+    if (!view.hand.length) return [];
+    const offer = this.drawOffer;
+    const controls = [];
+    if (offer && !offer.agreed.includes(this.mySeat)) {
+      const offerer = offer.agreed[0];
+      const accept = h("button", { type: "button", class: "btn primary draw-accept" }, t("end.accept"));
+      accept.addEventListener("click", () => this.answerDraw(true));
+      const decline = h("button", { type: "button", class: "btn draw-decline" }, t("end.decline"));
+      decline.addEventListener("click", () => this.answerDraw(false));
+      controls.push(h("span", { class: "draw-offer", role: "status" }, about("end.offered", offerer, this.mySeat, this.update.seats), " ", accept, " ", decline));
+    } else if (offer) {
+      controls.push(h("span", { class: "draw-offer", role: "status" }, t("end.offered.you")));
+    } else {
+      const draw = h("button", { type: "button", class: "btn draw-btn" }, t("end.offer_draw"));
+      draw.addEventListener("click", () => this.answerDraw(true));
+      controls.push(draw);
+    }
+    const resign = h("button", { type: "button", class: "btn resign-btn", title: t("end.resign_title") }, t("end.resign"));
+    resign.addEventListener("click", () => this.resign());
+    controls.push(resign);
+    return controls;
   }
 
   /** Whether a seat's person has been without a connection for AWAY_AFTER_MS (redraws when that time comes). */
@@ -688,6 +736,7 @@ export class TableScreen {
       button.addEventListener("blur", () => showReach(false));
       actions.append(button);
     }
+    actions.append(...this.endingControls());
     bar.append(actions);
     area.append(bar, this.hand());
     return area;

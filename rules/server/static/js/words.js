@@ -81,6 +81,10 @@ export function eventLine(event, seats, mySeat) {
       return say("event.beat", { card: cardLabel(event.card) });
     case "second":
       return say("event.second", { card: cardLabel(event.card) });
+    case "resign":
+      return say("event.resign");
+    case "agree_draw":
+      return t("event.agree_draw");
     default:
       return null; // a take: the "took" notification says which cards
   }
@@ -111,13 +115,16 @@ export function notificationLine(note, seats, mySeat) {
 export function outcomeWords(outcome, seats, mySeat) {
   if (!outcome) return { text: "", tone: "" };
   if (outcome.result === "draw") {
-    const detail = t(outcome.reason === "repetition" ? "outcome.draw_repetition" : "outcome.draw_tie");
+    const reasons = { repetition: "outcome.draw_repetition", agreement: "outcome.draw_agreement" };
+    const detail = t(reasons[outcome.reason] ?? "outcome.draw_tie");
     return { text: t("outcome.draw"), detail, tone: "draw" };
   }
+  const resigned = outcome.reason === "resigned" ? about("outcome.resigned", outcome.loser, mySeat, seats) : null;
   if (mySeat === null || mySeat === undefined) {
-    return { text: t("outcome.lost_by", { who: seatName(seats, outcome.loser, null) }), detail: "", tone: "" };
+    return { text: t("outcome.lost_by", { who: seatName(seats, outcome.loser, null) }), detail: resigned ?? "", tone: "" };
   }
-  if (outcome.loser === mySeat) return { text: t("outcome.you_lost"), detail: t("outcome.you_lost_detail"), tone: "loss" };
+  if (outcome.loser === mySeat) return { text: t("outcome.you_lost"), detail: resigned ?? t("outcome.you_lost_detail"), tone: "loss" };
+  if (resigned) return { text: t("outcome.you_won"), detail: resigned, tone: "win" };
   const place = outcome.out_order.indexOf(mySeat);
   const detail = place >= 0 && seats.length > 2
     ? t("outcome.you_went_out", { place: placeWord(place + 1) })
