@@ -242,13 +242,9 @@ class Game:
 
     def refusal(self, event: Event) -> Refusal | None:
         """Why the rules refuse ``event`` now, as data (its ``message`` is the English sentence), or ``None``."""
-        if self.phase == "finished":
-            return refuse("game_over", "3", "the game is over", seat=getattr(event, "seat", None), seats=())
-        seat = getattr(event, "seat", None)
-        if seat is not None and seat >= self.rules.players:
-            return refuse(
-                "not_a_seat", "1", f"{{s0}} is not a seat of this {self.rules.players}-player game", seat=seat
-            )
+        refused = self._game_or_seat_refusal(getattr(event, "seat", None))
+        if refused is not None:
+            return refused
         if isinstance(event, Position):
             return self._position_refusal(event)
         if isinstance(event, ChooseTrump):
@@ -266,13 +262,17 @@ class Game:
 
         The agreement itself is no event; :class:`~rules.events.AgreeDraw` comes once every holder agreed.
         """
+        return self._game_or_seat_refusal(seat) or validation.ending_error(self._state, "agree_draw", seat)
+
+    def _game_or_seat_refusal(self, seat: int | None) -> Refusal | None:
+        """Refused whatever the event: the game is over (§3), or ``seat`` is not one of this game (§1)."""
         if self.phase == "finished":
-            return refusal("game_over", "3", "the game is over", seat=seat, seats=())
-        if not 0 <= seat < self.rules.players:
-            return refusal(
+            return refuse("game_over", "3", "the game is over", seat=seat, seats=())
+        if seat is not None and not 0 <= seat < self.rules.players:
+            return refuse(
                 "not_a_seat", "1", f"{{s0}} is not a seat of this {self.rules.players}-player game", seat=seat
             )
-        return validation.ending_error(self._state, "agree_draw", seat)
+        return None
 
     def holders(self) -> list[int]:
         """The seats still holding cards (after the deal: those still in the game)."""

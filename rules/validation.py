@@ -64,11 +64,11 @@ def ending_error(state: State, kind: str, seat: int | None) -> Refusal | None:
     """Why a resignation by ``seat`` (``kind`` ``resign``) or an agreed draw (``agree_draw``) is refused now (§3.4)."""
     if state.phase not in (LEAD, RESPOND, SECOND):
         words = {"resign": "{s0} cannot resign", "agree_draw": "the game cannot be drawn by agreement"}[kind]
-        return refusal("before_play", "3.4", f"{words}: the cards have not been dealt", seat=seat)
+        return refuse("before_play", "3.4", f"{words}: the cards have not been dealt", seat=seat)
     if seat is not None and not state.hands[seat]:
         if kind == "resign":
-            return refusal("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out", seat=seat)
-        return refusal("draw_out", "3.4.2", "{s0} has gone out and has no say in a draw", seat=seat)
+            return refuse("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out", seat=seat)
+        return refuse("draw_out", "3.4.2", "{s0} has gone out and has no say in a draw", seat=seat)
     return None
 
 
