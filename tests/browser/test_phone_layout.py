@@ -100,6 +100,8 @@ def test_at_320_by_568_take_and_the_hand_are_on_screen_together(server: Server, 
         else:
             raise AssertionError("Take was never offered in three hands")
         page.evaluate("window.scrollTo(0, 0)")
+        # the site's name whole at a table too, not cut short with an ellipsis
+        assert page.eval_on_selector(".brand > span", "name => name.scrollWidth <= name.clientWidth")
         take = page.locator(".take-btn").bounding_box()
         hand = page.locator(".hand").bounding_box()
         assert take is not None and hand is not None

@@ -74,7 +74,8 @@ def test_after_the_end_nothing_more_ends_it() -> None:
     game = dealt_duel()
     game.push(Resign(seat=1))
     for event in (Resign(seat=0), AgreeDraw()):
-        assert game.refusal_of(event) is not None and game.refusal_of(event).code == "game_over"  # type: ignore[union-attr]
+        refused = game.refusal(event)
+        assert refused is not None and refused.code == "game_over"
 
 
 def test_search_never_sees_an_ending() -> None:

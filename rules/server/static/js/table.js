@@ -736,9 +736,11 @@ export class TableScreen {
       button.addEventListener("blur", () => showReach(false));
       actions.append(button);
     }
-    actions.append(...this.endingControls());
     bar.append(actions);
     area.append(bar, this.hand());
+    // Resigning and a draw are no moves: below the hand, so that on a phone Take and the hand share the first screen.
+    const endings = this.endingControls();
+    if (endings.length) area.append(h("div", { class: "endings-bar" }, ...endings));
     return area;
   }
 
