@@ -165,6 +165,17 @@ def test_solver_budget() -> None:
     assert solver.nodes <= 5000
 
 
+def as_position(state: core.State) -> Position:
+    """The duel position of a lean search state, as a position event."""
+    return Position(
+        trumps=["SHDC"[t] for t in state.trumps],
+        hands=[[CODES[c] for c in core.moves_of_mask(h)] for h in state.hands],
+        pile=[CODES[c] for c in state.pile],
+        to_act=state.to_act,
+        phase=core.PHASE_NAMES[state.phase],  # type: ignore[arg-type]
+    )
+
+
 def won_positions(count: int, cards: int) -> list[Position]:
     """Duel positions the solver proves won for the seat to act."""
     rng = random.Random(99)
@@ -172,15 +183,7 @@ def won_positions(count: int, cards: int) -> list[Position]:
     while len(found) < count:
         state = random_position(rng, cards)
         if Solver(seconds=5).value(state) == 1:
-            found.append(
-                Position(
-                    trumps=["SHDC"[t] for t in state.trumps],
-                    hands=[[CODES[c] for c in core.moves_of_mask(h)] for h in state.hands],
-                    pile=[CODES[c] for c in state.pile],
-                    to_act=state.to_act,
-                    phase=core.PHASE_NAMES[state.phase],  # type: ignore[arg-type]
-                )
-            )
+            found.append(as_position(state))
     return found
 
 
@@ -260,15 +263,7 @@ def test_perfect_plays_a_lost_position_by_mcts_and_the_advice_says_the_value() -
         if value == 1:
             continue
         found += 1
-        game = Game.from_position(
-            Position(
-                trumps=["SHDC"[t] for t in state.trumps],
-                hands=[[CODES[c] for c in core.moves_of_mask(h)] for h in state.hands],
-                pile=[CODES[c] for c in state.pile],
-                to_act=state.to_act,
-                phase=core.PHASE_NAMES[state.phase],  # type: ignore[arg-type]
-            )
-        )
+        game = Game.from_position(as_position(state))
         view = game.view(state.to_act)
         perfect = PerfectPlayer(seed=found, solver_seconds=10, mcts_seconds=None, mcts_iterations=10)
         move = perfect.choose(view)
