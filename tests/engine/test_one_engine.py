@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import compileall
 import gc
+import importlib.util
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -19,13 +21,15 @@ from pathlib import Path
 import pytest
 
 import rules
-from rules import convert, core
+from rules import convert, core, generated_step
 from rules.events import Event, Position
 from rules.game import Game
 from rules.machine import MACHINE, build_machine
 from rules.options import RuleSet
+from rules.step import module_of_steps, steps_digest
 from rules.table import TRANSITIONS, Row
 from tests.engine.test_random_games import small_position, snapshot
+from tests.test_machine import NO_SECOND
 
 SKIP_AFTER_TAKE = tuple(
     row._replace(callbacks=("take_cards", "pass_turn", "pass_turn", "count_position")) if row.trigger == "take" else row
@@ -115,18 +119,65 @@ def test_a_rule_rewritten_with_a_helper_in_a_loop_header_plays_the_same(monkeypa
     assert takes > 20
 
 
-def test_a_failing_rule_shows_the_line_of_the_step_that_called_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_rule_shows_the_line_of_the_committed_module_that_called_it(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(state: core.State, move: object) -> None:
         raise RuntimeError("a rule that breaks")
 
-    monkeypatch.setattr(core, "count_position", broken)
-    compiled = core.compile_table(TRANSITIONS)
+    monkeypatch.setattr(generated_step, "count_position", broken)
     state = core.State.from_position((0, 1), ((0, 1), (10,)), (), 0, core.LEAD)
     with pytest.raises(RuntimeError) as failure:
-        compiled.apply(state, 0)
-    frames = traceback.extract_tb(failure.value.__traceback__)
-    step = next(frame for frame in frames if frame.filename.startswith("<rules.table steps"))
-    assert step.line == "count_position(state, move)"
+        core.apply(state, 0)
+    caller = traceback.extract_tb(failure.value.__traceback__)[-2]
+    assert Path(caller.filename) == Path(generated_step.__file__)
+    assert caller.line == "count_position(state, move)"
+
+
+def test_the_real_rules_play_through_the_committed_module_as_the_table_writes_it() -> None:
+    assert core.RULES.why_interpreted is None
+    assert (core.apply, core.legal_mask, core.legal_moves) == (
+        generated_step.apply,
+        generated_step.legal_mask,
+        generated_step.legal_moves,
+    )
+    assert Path(generated_step.__file__).read_text(encoding="utf-8") == module_of_steps(core.RULES)
+
+
+def test_any_other_table_or_rule_walks_the_steps_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = core.compile_table(SKIP_AFTER_TAKE)
+    assert variant.why_interpreted == "rules.generated_step was written from another table"
+    assert variant.apply is not generated_step.apply
+    monkeypatch.setattr(core, "take_cards", take_cards_with_a_helper)
+    assert core.compile_table(TRANSITIONS).why_interpreted == "rules.generated_step calls another take_cards"
+
+
+@pytest.mark.parametrize("rows", [SKIP_AFTER_TAKE, NO_SECOND], ids=["skip_after_take", "no_second"])
+def test_the_module_written_for_a_variant_plays_as_the_steps_walked(rows: tuple[Row, ...], tmp_path: Path) -> None:
+    walked = core.compile_table(rows)
+    path = tmp_path / "variant_step.py"
+    path.write_text(module_of_steps(walked), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("variant_step", path)
+    assert spec is not None and spec.loader is not None
+    written = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(written)
+    assert written.STEPS_SHA256 == steps_digest(walked.source) != generated_step.STEPS_SHA256
+    plies = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        ours = Game.from_position(small_position(rng)).core_state()
+        theirs = ours.copy()
+        while moves := walked.legal_moves(ours):  # to the end (a variant's position may have no moves at all)
+            assert moves == written.legal_moves(theirs) and walked.legal_mask(ours) == written.legal_mask(theirs)
+            move = moves[int(rng.random() * len(moves))]
+            assert walked.apply(ours, move) == written.apply(theirs, move)
+            assert snapshot(ours) == snapshot(theirs)
+            plies += 1
+        assert written.legal_moves(theirs) == () and written.legal_mask(theirs) == 0
+        for move in (0, core.TAKE):
+            with pytest.raises(core.NoTransition) as refused:
+                written.apply(theirs, move)
+            with pytest.raises(core.NoTransition, match=re.escape(str(refused.value))):
+                walked.apply(ours, move)
+    assert plies > 300
 
 
 def test_the_table_is_checked_when_it_is_compiled() -> None:
