@@ -196,6 +196,8 @@ def test_the_table_is_checked_when_it_is_compiled() -> None:
         core.compile_table((*TRANSITIONS[:-1], TRANSITIONS[-1]._replace(callbacks=("tie_check",))))
     with pytest.raises(ValueError, match="the transient state turn has no row of its trigger turn"):
         core.compile_table(tuple(row for row in TRANSITIONS if row.trigger != "turn"))
+    with pytest.raises(ValueError, match=r"^phase respond takes two kinds of card: \['beat', 'lead'\]$"):
+        core.compile_table((*TRANSITIONS, Row("lead", "respond", "turn", (), ("play_card", "pass_turn"))))
 
 
 def test_search_refuses_a_card_in_a_phase_without_card_rows() -> None:
