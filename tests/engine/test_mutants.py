@@ -344,3 +344,14 @@ def test_a_deal_before_the_trumps_are_chosen_is_refused_as_such() -> None:
     game = Game(RuleSet(), seed=4)
     deal = Deal(hands=[[card.code for card in hand] for hand in core.deal_pack(2, 1, random.Random(4))])
     assert _code(game.refusal(deal)) == "deal_before_trumps"
+
+
+def test_a_restored_state_shares_nothing_with_the_state_it_copied() -> None:
+    game = _dealt(2, seed=6)
+    original = game.core_state()
+    seen = dict(original.seen)
+    state = core.State.setup(2, 0)
+    state.restore(original)
+    while not state.finished:
+        core.apply(state, core.legal_moves(state)[0])
+    assert state.outcome is not None and original.seen == seen and not original.finished
