@@ -47,6 +47,7 @@ ENGINE_TESTS = (
     "tests/engine/test_mutants.py",
     "tests/engine/test_clauses.py",
     "tests/engine/test_one_engine.py",
+    "tests/engine/test_endings.py",
 )
 TESTS: dict[str, tuple[str, ...]] = {
     "rules/log.py": ("tests/engine/test_bad_input.py", "tests/spec/test_spec_vectors.py"),

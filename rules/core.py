@@ -564,12 +564,9 @@ def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card
 
 RULES = compile_table(TRANSITIONS)
 """The real table, compiled: :class:`rules.step.Compiled`, playing through :mod:`rules.generated_step`."""
-if RULES.why_interpreted is not None:  # the table was edited and the module not written again: correct, slower
+if RULES.why_interpreted is not None:  # most often the table was edited and the module not written again
     warnings.warn(
-        f"{RULES.why_interpreted}: the rules walk the table's steps instead, slower;"
-        " `trumps spec --out spec --docs docs/generated` writes rules/generated_step.py again",
-        StaleStep,
-        stacklevel=1,
+        f"the rules walk the table's steps, correct but slower: {RULES.why_interpreted}", StaleStep, stacklevel=1
     )
 
 apply = RULES.apply

@@ -293,17 +293,21 @@ def steps_digest(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
+REGENERATE = "`trumps spec --out spec --docs docs/generated` writes it again"
+"""The remedy when the real table no longer makes :data:`GENERATED`."""
+
+
 def _generated(source: str, uses: dict[str, Any]) -> ModuleType | str:
     """:data:`GENERATED` if it holds ``source`` calling the functions of ``uses``; else why it cannot be played."""
     try:
         module = importlib.import_module(GENERATED)
     except (ImportError, SyntaxError) as error:  # deleted, or a rule it imports renamed, or a merge left it broken
-        return f"{GENERATED} cannot be imported ({error})"
+        return f"{GENERATED} cannot be imported ({error}): {REGENERATE}"
     written = getattr(module, "STEPS_SHA256", None)
-    if written is None:  # imported first: it is still importing rules.core, which compiles the table
-        return f"{GENERATED} is not yet imported (import rules.core first)"
+    if written is None:  # it is being imported, and its import of rules.core is what compiles the table now
+        return f"{GENERATED} was imported before rules.core: import rules.core first"
     if written != steps_digest(source):
-        return f"{GENERATED} was written from another table"
+        return f"{GENERATED} was written from another table: {REGENERATE}"
     for name, value in uses.items():
         if getattr(module, name, None) is not value:
             return f"{GENERATED} calls another {name}"

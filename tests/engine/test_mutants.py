@@ -355,3 +355,14 @@ def test_a_restored_state_shares_nothing_with_the_state_it_copied() -> None:
     while not state.finished:
         core.apply(state, core.legal_moves(state)[0])
     assert state.outcome is not None and original.seen == seen and not original.finished
+
+
+def test_the_returns_of_a_game_are_one_for_the_winners_and_nothing_in_a_draw() -> None:
+    lost = core.State.from_position((0, 1, 2), ((0,), (10,), (20, 21)), (), 0, core.LEAD)
+    core.apply(lost, 0)
+    core.apply(lost, 10)  # seats 0 and 1 are out: seat 2 holds two cards and loses the tie check
+    assert core.returns(lost) == [1.0, 1.0, -1.0]
+    drawn = core.State.from_position((0, 1), ((0,), (10,)), (), 0, core.LEAD)
+    core.draw_by_agreement(drawn, None)
+    assert drawn.outcome is not None and drawn.outcome.reason == "agreement"
+    assert core.returns(drawn) == [0.0, 0.0]

@@ -43,10 +43,11 @@ def test_a_stale_module_plays_slower_with_a_warning_until_trumps_spec_writes_it(
 
     stale = play()
     assert stale.returncode == 0, stale.stderr
-    assert stale.stderr.count("StaleStep") == 1
-    assert "`trumps spec --out spec --docs docs/generated` writes rules/generated_step.py again" in stale.stderr
     why, result = stale.stdout.splitlines()
     assert why.startswith("rules.generated_step cannot be imported (cannot import name 'pile_is_empty'")
+    assert why.endswith("): `trumps spec --out spec --docs docs/generated` writes it again")
+    assert stale.stderr.count("StaleStep: ") == 1
+    assert f"StaleStep: the rules walk the table's steps, correct but slower: {why}\n" in stale.stderr
     expected = Game(RuleSet(), seed=1)
     while not expected.is_over():
         expected.push(expected.sample_deal() if expected.phase == "deal" else expected.legal_moves()[-1])
@@ -65,3 +66,14 @@ def test_a_stale_module_plays_slower_with_a_warning_until_trumps_spec_writes_it(
     fresh = play()
     assert fresh.returncode == 0 and "StaleStep" not in fresh.stderr, fresh.stderr
     assert fresh.stdout.splitlines() == ["None", result]
+
+
+def test_the_module_imported_before_the_rules_says_so() -> None:
+    imported = subprocess.run(
+        [sys.executable, "-c", "import rules.generated_step, rules.core; print(rules.core.RULES.why_interpreted)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.stdout == "rules.generated_step was imported before rules.core: import rules.core first\n"
+    assert imported.stderr.count("StaleStep: ") == 1
