@@ -49,7 +49,7 @@ positions :class:`UndoFields` names: the seat that moved, the phase, the pile, t
 hand a move changes), the order of going out, the outcome, and the position the move counted for the
 repetition rule (it passed the turn), else ``None``.
 
-A plain tuple, made only by the step: a named one, even built the cheapest way, costs search 6-26% of
+A plain tuple, made only by the step: a named one, even built the cheapest way, costs search ~25% of
 its time (it is made on every ply; ``python -m benchmarks.undo_token``, figures in docs/machine.md), so
 the names are :class:`UndoFields`, a view of it (``UndoFields(*token).counted``).
 """
