@@ -25,6 +25,7 @@ Why an event is refused is :mod:`rules.validation`.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -32,6 +33,7 @@ from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mas
 from rules.outcome import Outcome
 from rules.step import Compiled as Compiled
 from rules.step import NoTransition as NoTransition
+from rules.step import StaleStep
 from rules.step import Undo as Undo
 from rules.step import UndoFields as UndoFields
 from rules.step import compile_table as compile_table
@@ -561,7 +563,11 @@ def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card
 # --- The real table, compiled (rules.step): the search path -------------------------------------
 
 RULES = compile_table(TRANSITIONS)
-"""The real table, compiled: :class:`rules.step.Compiled`."""
+"""The real table, compiled: :class:`rules.step.Compiled`, playing through :mod:`rules.generated_step`."""
+if RULES.why_interpreted is not None:  # most often the table was edited and the module not written again
+    warnings.warn(
+        f"the rules walk the table's steps, correct but slower: {RULES.why_interpreted}", StaleStep, stacklevel=1
+    )
 
 apply = RULES.apply
 fire = RULES.fire

@@ -5,23 +5,31 @@ variant) and nothing else. For each trigger in each phase it keeps the rows in o
 :class:`Step` objects holding the very functions of :mod:`rules.core` the rows name; then:
 
 - :attr:`Compiled.fire` takes any event (setup included) by walking those steps;
-- :attr:`Compiled.apply` plays a move (a card or :data:`rules.core.TAKE`): the same steps
-  written out as Python by :func:`python_of_steps`, a branch per phase and kind of move, that
-  *calls* the rule functions in the rows' order. The code is text made from the table alone
-  (no rule's source is read), so an install of byte code only works, a traceback points at a
-  line of it (it is registered with :mod:`linecache`), and ``trumps spec`` publishes it on
-  the documentation site so that a change of the table shows as a change of this code.
-- :attr:`Compiled.legal_mask` and :attr:`Compiled.legal_moves`: the masks of the play
-  triggers the table takes in each phase (:data:`rules.core.MOVE_MASKS`), OR-ed together.
+- :attr:`Compiled.apply` plays a move (a card or :data:`rules.core.TAKE`), and
+  :attr:`Compiled.legal_mask` and :attr:`Compiled.legal_moves` OR together the masks of the
+  play triggers the table takes in each phase (:data:`rules.core.MOVE_MASKS`).
 
-:func:`undo` takes back what :attr:`Compiled.apply` did, from the :class:`Undo` it returned.
+Those three are the search path. :func:`python_of_steps` writes them out as Python, a
+branch per phase and kind of move that *calls* the rule functions in the rows' order (text
+made from the table alone: no rule's source is read), and ``trumps spec`` commits that code
+as the module :mod:`rules.generated_step` (:func:`module_of_steps`), which CI regenerates
+and compares. :func:`compile_table` plays through that module when it was written from
+this very code and calls these very functions (:data:`GENERATED`, its ``STEPS_SHA256``);
+otherwise (a variant table, a rule replaced by a test, or the real table edited and the
+module not written again) it walks the steps, as :attr:`Compiled.fire` does: the same game,
+slower, and :attr:`Compiled.why_interpreted` says why (:mod:`rules.core` warns when that
+happens to the real table).
+
+:func:`undo` takes back what :attr:`Compiled.apply` did, from the :data:`Undo` it returned.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import inspect
-import linecache
 from collections.abc import Callable, Iterable
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.cards import PACK_SIZE
@@ -41,8 +49,9 @@ positions :class:`UndoFields` names: the seat that moved, the phase, the pile, t
 hand a move changes), the order of going out, the outcome, and the position the move counted for the
 repetition rule (it passed the turn), else ``None``.
 
-A plain tuple, made only by the step: a named tuple costs search 6-10% of its time (it is made on
-every ply), so the names are :class:`UndoFields`, a view of it (``UndoFields(*token).counted``).
+A plain tuple, made only by the step: a named one, even built the cheapest way, costs search ~25% of
+its time (it is made on every ply; ``python -m benchmarks.undo_token``, figures in docs/machine.md), so
+the names are :class:`UndoFields`, a view of it (``UndoFields(*token).counted``).
 """
 
 
@@ -96,6 +105,10 @@ class NoTransition(LookupError):
         self.phase = phase
 
 
+class StaleStep(UserWarning):
+    """The real table plays without :data:`GENERATED`, which was not written from it (:mod:`rules.core` warns)."""
+
+
 class Compiled(NamedTuple):
     """A transition table turned into what plays it."""
 
@@ -114,7 +127,12 @@ class Compiled(NamedTuple):
     steps: dict[tuple[str, int], tuple[Step, ...]]
     """By trigger and phase, the rows the table tries, in order."""
     source: str
-    """The Python of :attr:`apply`, :attr:`legal_mask` and :attr:`legal_moves`, as :func:`python_of_steps` wrote it."""
+    """The Python of :attr:`apply`, :attr:`legal_mask` and :attr:`legal_moves`, as :func:`python_of_steps` writes it."""
+    uses: dict[str, Any]
+    """The names :attr:`source` calls or reads, with the objects of :mod:`rules.core` they must be."""
+    why_interpreted: str | None
+    """``None`` when :attr:`apply`, :attr:`legal_mask` and :attr:`legal_moves` are those of :data:`GENERATED`;
+    else why they are not, and they walk the steps instead."""
 
 
 def _function(name: str, namespace: dict[str, Any]) -> Callable[..., Any]:
@@ -171,10 +189,10 @@ def python_of_steps(
 
     ``play[phase]`` holds the steps of playing a card and of taking in that phase (``None``
     where the table has none), ``masks[phase]`` the mask functions of the moves it takes there.
+    Phases whose code is the same share a branch.
     """
-    by_frequency = sorted(range(len(play)), key=lambda phase: phase != _PHASES["respond"])
     source = [
-        "def apply(state, move):",
+        "def apply(state: State, move: int) -> Undo:",
         "    seat = state.to_act",
         "    phase = state.phase",
         "    pile = state.pile",
@@ -184,56 +202,122 @@ def python_of_steps(
         "    state.counted = None",
         "    if move == TAKE:",
     ]
-    branch = "if"
-    for phase in by_frequency:
-        take = play[phase][1]
-        if take is not None:
-            source.append(f"        {branch} phase == {phase}:  # {STATES[phase]}")
-            source += _lines(take, "            ")
-            branch = "elif"
-    source += [
-        "        else:" if branch == "elif" else "        if True:",
-        "            raise NoTransition('take', phase)",
-    ]
-    branch = "elif"
-    for phase in by_frequency:
-        card = play[phase][0]
-        if card is not None:
-            source.append(f"    {branch} phase == {phase}:  # {STATES[phase]}")
-            source += _lines(card, "        ")
-    source += ["    else:", "        raise NoTransition('card', phase)"]
+    takes = _branches({phase: _lines(take, " " * 12) for phase, (_, take) in enumerate(play) if take is not None})
+    for number, (test, lines) in enumerate(takes):
+        source += [f"        {'elif' if number else 'if'} {test}", *lines]
+    if takes:
+        source += ["        else:", '            raise NoTransition("take", phase)']
+    else:
+        source.append('        raise NoTransition("take", phase)')
+    cards = _branches({phase: _lines(card, " " * 8) for phase, (card, _) in enumerate(play) if card is not None})
+    for test, lines in cards:
+        source += [f"    elif {test}", *lines]
+    source += ["    else:", '        raise NoTransition("card", phase)']
     source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
-    for name, result in (("legal_mask", "{}"), ("legal_moves", _LISTING)):
-        source += ["", "", f"def {name}(state):", "    phase = state.phase"]
-        for phase in by_frequency:
-            if masks[phase]:
-                mask = " | ".join(f"{function}(state)" for function in masks[phase])
-                if name == "legal_mask":
-                    source += [f"    if phase == {phase}:  # {STATES[phase]}", f"        return {mask}"]
-                else:
-                    source += [
-                        f"    if phase == {phase}:  # {STATES[phase]}",
-                        f"        mask = {mask}",
-                        f"        return {result}",
-                    ]
-        source.append("    return 0" if name == "legal_mask" else "    return ()")
+    ors = {phase: " | ".join(f"{function}(state)" for function in names) for phase, names in enumerate(masks) if names}
+    source += ["", "", "def legal_mask(state: State) -> int:", "    phase = state.phase"]
+    for test, lines in _branches({phase: [f"        return {mask}"] for phase, mask in ors.items()}):
+        source += [f"    if {test}", *lines]
+    source += ["    return 0", "", "", "def legal_moves(state: State) -> tuple[int, ...]:", "    phase = state.phase"]
+    for test, lines in _branches({phase: [f"        mask = {mask}", *_LISTING] for phase, mask in ors.items()}):
+        source += [f"    if {test}", *lines]
+    source.append("    return ()")
     return "\n".join(source) + "\n"
 
 
+def _branches(code: dict[int, list[str]]) -> list[tuple[str, list[str]]]:
+    """The branches of ``code`` (phase → lines), as (test, lines): the most frequent phase (``respond``) first,
+    then by number, phases with the same lines sharing a test."""
+    shared: dict[tuple[str, ...], list[int]] = {}
+    for phase in sorted(code, key=lambda phase: (phase != _PHASES["respond"], phase)):
+        shared.setdefault(tuple(code[phase]), []).append(phase)
+    branches = []
+    for lines, phases in shared.items():
+        names = ", ".join(STATES[phase] for phase in phases)
+        test = f"phase == {phases[0]}" if len(phases) == 1 else f"phase in {tuple(phases)}"
+        branches.append((f"{test}:  # {names}", list(lines)))
+    return branches
+
+
 _LISTING = (
-    "MOVES_0[mask & 255] + MOVES_1[mask >> 8 & 255] + MOVES_2[mask >> 16 & 255]"
-    " + MOVES_3[mask >> 24 & 255] + MOVES_4[mask >> 32]"
+    "        return (",
+    "            MOVES_0[mask & 255]",
+    "            + MOVES_1[mask >> 8 & 255]",
+    "            + MOVES_2[mask >> 16 & 255]",
+    "            + MOVES_3[mask >> 24 & 255]",
+    "            + MOVES_4[mask >> 32]",
+    "        )",
 )
 """:func:`rules.core.moves_of_mask` written out in ``legal_moves``: search lists moves every ply, and a call costs."""
 
-_compiled = 0  # how many tables were compiled: each gets its own file name for tracebacks
+GENERATED = "rules.generated_step"
+"""The module ``trumps spec`` writes from the real table (:func:`module_of_steps`)."""
+
+
+def module_of_steps(compiled: Compiled) -> str:
+    """The text of :data:`GENERATED` for ``compiled``: its imports, the digest of its code, and the code."""
+    core_names = sorted(
+        {"State", *(name for name in compiled.uses if not name.startswith("MOVES_") and name != "NoTransition")},
+        key=lambda name: (not name.isupper(), not name[0].isupper(), name),
+    )
+    return "\n".join(
+        [
+            '"""The step of the real transition table, written by ``trumps spec`` from rules/table.py: do not edit.',
+            "",
+            "Regenerate it with ``trumps spec --out spec --docs docs/generated`` after a change of the table.",
+            ":func:`rules.step.compile_table` plays through these functions only while ``STEPS_SHA256`` is the",
+            "SHA-256 of the code below as :func:`rules.step.python_of_steps` writes it from the table now;",
+            "otherwise it walks the table's steps (the same game, slower) and :mod:`rules.core` warns.",
+            '"""',
+            "",
+            "from __future__ import annotations",
+            "",
+            "from rules.core import (",
+            "    MOVES_BY_BYTE,",
+            *(f"    {name}," for name in core_names),
+            ")",
+            "from rules.step import NoTransition, Undo",
+            "",
+            f'STEPS_SHA256 = "{steps_digest(compiled.source)}"',
+            "",
+            "MOVES_0, MOVES_1, MOVES_2, MOVES_3, MOVES_4 = MOVES_BY_BYTE",
+            "",
+            "",
+            compiled.source,
+        ]
+    )
+
+
+def steps_digest(source: str) -> str:
+    """The SHA-256 of the code :func:`python_of_steps` wrote, in hexadecimal: what :data:`GENERATED` was made from."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+REGENERATE = "`trumps spec --out spec --docs docs/generated` writes it again"
+"""The remedy when the real table no longer makes :data:`GENERATED`."""
+
+
+def _generated(source: str, uses: dict[str, Any]) -> ModuleType | str:
+    """:data:`GENERATED` if it holds ``source`` calling the functions of ``uses``; else why it cannot be played."""
+    try:
+        module = importlib.import_module(GENERATED)
+    except (ImportError, SyntaxError) as error:  # deleted, or a rule it imports renamed, or a merge left it broken
+        return f"{GENERATED} cannot be imported ({error}): {REGENERATE}"
+    written = getattr(module, "STEPS_SHA256", None)
+    if written is None:  # it is being imported, and its import of rules.core is what compiles the table now
+        return f"{GENERATED} was imported before rules.core: import rules.core first"
+    if written != steps_digest(source):
+        return f"{GENERATED} was written from another table: {REGENERATE}"
+    for name, value in uses.items():
+        if getattr(module, name, None) is not value:
+            return f"{GENERATED} calls another {name}"
+    return module
 
 
 def compile_table(rows: Iterable[Row]) -> Compiled:
     """Compile a transition table (:data:`rules.table.TRANSITIONS` or a variant) into what plays it."""
     from rules import core  # the rules this table names (core imports this module first)
 
-    global _compiled
     rules = vars(core)
     groups = _groups(rows)
     steps: dict[tuple[str, int], tuple[Step, ...]] = {}
@@ -271,25 +355,23 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         )
         for phase, card in enumerate(card_triggers)
     )
-    masks = tuple(
-        tuple(core.MOVE_MASKS[kind].__name__ for kind in sorted(triggers[phase] & set(PLAY))) for phase in phases
+    mask_functions = tuple(
+        tuple(core.MOVE_MASKS[kind] for kind in sorted(triggers[phase] & set(PLAY))) for phase in phases
     )
-    source = python_of_steps(play, masks)
-
-    namespace: dict[str, Any] = {
+    source = python_of_steps(play, tuple(tuple(mask.__name__ for mask in masks) for masks in mask_functions))
+    uses: dict[str, Any] = {
         "TAKE": _TAKE,
         "NoTransition": NoTransition,
         **{f"MOVES_{byte}": table for byte, table in enumerate(core.MOVES_BY_BYTE)},
+        **{mask.__name__: mask for masks in mask_functions for mask in masks},
     }
-    for group in steps.values():
-        for step in group:
+    played = [group for pair in play for group in pair if group is not None]
+    while played:
+        for step in played.pop():
             names = (*step.row.conditions, *step.row.callbacks)
-            namespace.update(zip(names, (*step.conditions, *step.callbacks), strict=True))
-    namespace.update({kind.__name__: kind for kind in core.MOVE_MASKS.values()})
-    _compiled += 1
-    filename = "<rules.table steps>" if _compiled == 1 else f"<rules.table steps {_compiled}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    exec(compile(source, filename, "exec"), namespace)
+            uses.update(zip(names, (*step.conditions, *step.callbacks), strict=True))
+            if step.then is not None:
+                played.append(step.then)
 
     def fire(state: State, trigger: str, data: Any) -> None:
         group: tuple[Step, ...] | None = steps.get((trigger, state.phase))
@@ -305,13 +387,28 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
                     group = step.then
                     break
 
-    return Compiled(
-        namespace["apply"],
-        fire,
-        namespace["legal_mask"],
-        namespace["legal_moves"],
-        tuple(card_triggers),
-        triggers,
-        steps,
-        source,
-    )
+    def apply(state: State, move: int) -> Undo:
+        seat = state.to_act
+        phase = state.phase
+        before = (seat, phase, state.pile, state.hands[seat], state.out_order, state.outcome)
+        state.counted = None
+        trigger = "take" if move == _TAKE else card_triggers[phase]
+        if trigger is None:
+            raise NoTransition("card", phase)
+        fire(state, trigger, move)
+        return (*before, state.counted)
+
+    def legal_mask(state: State) -> int:
+        mask = 0
+        for moves in mask_functions[state.phase]:
+            mask |= moves(state)
+        return mask
+
+    def legal_moves(state: State) -> tuple[int, ...]:
+        return core.moves_of_mask(legal_mask(state))
+
+    tables = (tuple(card_triggers), triggers, steps, source, uses)
+    generated = _generated(source, uses)
+    if isinstance(generated, str):
+        return Compiled(apply, fire, legal_mask, legal_moves, *tables, generated)
+    return Compiled(generated.apply, fire, generated.legal_mask, generated.legal_moves, *tables, None)

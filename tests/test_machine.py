@@ -41,12 +41,20 @@ def test_a_malformed_table_is_refused() -> None:
         core.compile_table(rows)
 
 
-def test_the_machine_is_built_from_the_table() -> None:
-    assert set(MACHINE.states) == set(STATES)
-    declared = {(row.trigger, row.source, row.dest, row.conditions) for row in TRANSITIONS}
+@pytest.mark.parametrize("rows", ["the table", "a generator of its rows"])
+def test_the_machine_is_built_from_the_table(rows: str) -> None:
+    machine = MACHINE if rows == "the table" else build_machine(row for row in TRANSITIONS)
+    assert set(machine.states) == set(STATES)
+    declared = {(row.trigger, row.source, row.dest, row.conditions, row.callbacks) for row in TRANSITIONS}
     built = {
-        (name, source, transition.dest, tuple(condition.func.__name__ for condition in transition.conditions))
-        for name, event in MACHINE.events.items()
+        (
+            name,
+            source,
+            transition.dest,
+            tuple(condition.func.__name__ for condition in transition.conditions),
+            tuple(callback.__name__ for callback in transition.before),  # the chart's labels
+        )
+        for name, event in machine.events.items()
         for source, transitions in event.transitions.items()
         for transition in transitions
     }

@@ -1,4 +1,8 @@
-"""``trumps spec [--out DIR] [--docs DIR]``: regenerate the specification (and the generated doc pages)."""
+"""``trumps spec [--out DIR] [--docs DIR]``: regenerate the specification (and the generated doc pages).
+
+It also writes ``rules/generated_step.py`` in the package when the table no longer makes that file
+(:func:`rules.spec.write_step`): CI runs the command and then compares that file with the committed one.
+"""
 
 from __future__ import annotations
 
@@ -31,11 +35,12 @@ def spec(
         if problem is not None:
             typer.echo(f"{option} {folder!r}: {problem}", err=True)
             raise typer.Exit(2)
-    from rules.spec import write_spec  # the generators build every vector on import: only this command needs them
+    # the generators build every vector on import: only this command needs them
+    from rules.spec import write_spec, write_step
     from rules.spec.pages import write_pages
 
     try:
-        written = write_spec(Path(out))
+        written = write_spec(Path(out)) + write_step()
         if docs is not None:
             written += write_pages(Path(docs))
     except OSError as error:

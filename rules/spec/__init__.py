@@ -10,6 +10,10 @@ regenerates into a temporary folder and compares with the committed ``spec/``.
 - ``perft.json``: :mod:`rules.spec.perft`
 - ``deals.json``: :mod:`rules.spec.deals`
 - ``README.md``: how to run the vectors in any language
+
+:func:`write_step` writes the one generated file that is code rather than specification,
+:mod:`rules.generated_step`, in the package itself; ``trumps spec`` calls it too, and CI
+compares it with the committed file.
 """
 
 from __future__ import annotations
@@ -109,6 +113,21 @@ def write_spec(out_dir: str | Path) -> list[Path]:
     folder always equals a fresh generation.
     """
     return write_files(Path(out_dir), spec_files(), _stale_vectors)
+
+
+def write_step() -> list[Path]:
+    """Write :mod:`rules.generated_step` next to :mod:`rules.step` if it differs from what the table makes now
+    (:func:`rules.step.module_of_steps`); returns it if written, so an installed package that is up to date is
+    never touched."""
+    from rules import step
+    from rules.core import RULES
+
+    path = Path(step.__file__).with_name("generated_step.py")
+    text = step.module_of_steps(RULES).encode("utf-8")
+    if path.is_file() and path.read_bytes() == text:
+        return []
+    path.write_bytes(text)
+    return [path]
 
 
 def _stale_vectors(out: Path) -> list[Path]:

@@ -340,10 +340,11 @@ def transitions_snippet() -> str:
 
 
 def steps_snippet() -> str:
-    """The Python that :mod:`rules.step` writes from the table for the moves in play, as it runs."""
+    """The module :mod:`rules.step` writes from the table for the moves in play (:mod:`rules.generated_step`)."""
     from rules.core import RULES
+    from rules.step import module_of_steps
 
-    return f"{GENERATED_NOTE}```python\n{RULES.source}```\n"
+    return f"{GENERATED_NOTE}```python\n{module_of_steps(RULES)}```\n"
 
 
 def vectors_snippet() -> str:

@@ -9,10 +9,14 @@ import pytest
 
 from rules import core
 from rules.cards import FULL_PACK_MASK, codes_of_mask
-from rules.events import Beat, ChooseTrump, Lead, Position, SixPassed, Took
+from rules.events import Beat, ChooseTrump, Deal, Lead, Position, SixPassed, Took
 from rules.game import Game, IllegalEvent
 from rules.log import read_log_file, write_log
+from rules.machine import build_machine
 from rules.options import RuleSet
+from rules.refusal import Refusal
+from rules.table import TRANSITIONS
+from rules.validation import position_error
 
 
 def _dealt(players: int, seed: int) -> Game:
@@ -264,3 +268,101 @@ def test_a_log_written_to_a_file_reads_back_as_the_same_game(tmp_path: Path) -> 
     write_log(game, tmp_path / "game.jsonl")
     again = read_log_file(tmp_path / "game.jsonl")
     assert (again.header, again.events, again.state()) == (game.header, game.events, game.state())
+
+
+# --- Found by the sample of 40 mutants per module (2026-12-03) ---------------------------------------
+
+
+def test_a_game_without_rules_plays_the_default_rules() -> None:
+    game = Game(seed=3)
+    assert game.rules == RuleSet() and game.state() == Game(RuleSet(), seed=3).state()
+    assert game.to_act == RuleSet().first_seat
+
+
+def test_a_draw_is_refused_to_a_seat_out_of_play_or_of_the_game_and_before_the_deal() -> None:
+    assert _code(Game(RuleSet(players=3)).draw_refusal(0)) == "before_play"
+    position = Position(
+        trumps=["S", "H", "D"], hands=[["6S"], ["7H", "8H"], []], pile=["9C"], to_act=1, phase="respond"
+    )
+    game = Game.from_position(position)
+    assert game.draw_refusal(0) is None and game.draw_refusal(1) is None
+    assert _code(game.draw_refusal(2)) == "draw_out"
+    assert _code(game.draw_refusal(3)) == "not_a_seat"
+
+
+def _code(refusal: Refusal | None) -> str | None:
+    return None if refusal is None else refusal.code
+
+
+def test_a_setup_event_that_fails_half_way_leaves_the_game_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(state: core.State, suit: object) -> None:
+        state.to_act = (state.to_act + 1) % state.players  # half the work, then a failure
+        raise RuntimeError("a rule that breaks")
+
+    monkeypatch.setattr(core, "record_trump", broken)
+    machine = build_machine()
+    machine.compiled = core.compile_table(TRANSITIONS)  # compiled with the broken rule
+    game = Game(RuleSet(), seed=2, machine=machine)
+    before = (game.state(), game.view(None), game.to_act, len(game.events))
+    with pytest.raises(RuntimeError, match="breaks"):
+        game.push(ChooseTrump(seat=1, suit="H"))
+    assert (game.state(), game.view(None), game.to_act, len(game.events)) == before
+
+
+@pytest.mark.parametrize(
+    ("players", "position", "code"),
+    [
+        (
+            2,
+            Position(trumps=["S", "H", "D"], hands=[["6S"], ["7H"], ["8D"]], pile=[], to_act=0, phase="lead"),
+            "position_players",
+        ),
+        (2, Position(trumps=["S", "H"], hands=[["6S"], ["7H"]], pile=[], to_act=2, phase="lead"), "position_to_act"),
+        (
+            2,
+            Position(trumps=["S", "H"], hands=[["6S"], ["6S", "7H"]], pile=[], to_act=0, phase="lead"),
+            "position_card_twice",
+        ),
+        (2, Position(trumps=["S", "H"], hands=[["6S"], ["7H"]], pile=["8D"], to_act=0, phase="lead"), "position_pile"),
+    ],
+)
+def test_a_game_refuses_a_position_it_cannot_start_from(players: int, position: Position, code: str) -> None:
+    game = Game(RuleSet(players=players))
+    assert _code(game.refusal(position)) == code
+    with pytest.raises(IllegalEvent):
+        game.push(position)
+    assert game.events == [] and game.phase == "trump_choice"
+
+
+def test_position_error_refuses_a_seat_to_act_that_the_position_does_not_have() -> None:
+    refused = position_error((0, 1), ((0,), (10,)), (), to_act=2, phase=core.LEAD)
+    assert refused is not None and (refused.code, refused.message) == ("position_to_act", "to_act 2 is not a seat")
+    assert position_error((0, 1), ((0,), (10,)), (), to_act=1, phase=core.LEAD) is None
+
+
+def test_a_deal_before_the_trumps_are_chosen_is_refused_as_such() -> None:
+    game = Game(RuleSet(), seed=4)
+    deal = Deal(hands=[[card.code for card in hand] for hand in core.deal_pack(2, 1, random.Random(4))])
+    assert _code(game.refusal(deal)) == "deal_before_trumps"
+
+
+def test_a_restored_state_shares_nothing_with_the_state_it_copied() -> None:
+    game = _dealt(2, seed=6)
+    original = game.core_state()
+    seen = dict(original.seen)
+    state = core.State.setup(2, 0)
+    state.restore(original)
+    while not state.finished:
+        core.apply(state, core.legal_moves(state)[0])
+    assert state.outcome is not None and original.seen == seen and not original.finished
+
+
+def test_the_returns_of_a_game_are_one_for_the_winners_and_nothing_in_a_draw() -> None:
+    lost = core.State.from_position((0, 1, 2), ((0,), (10,), (20, 21)), (), 0, core.LEAD)
+    core.apply(lost, 0)
+    core.apply(lost, 10)  # seats 0 and 1 are out: seat 2 holds two cards and loses the tie check
+    assert core.returns(lost) == [1.0, 1.0, -1.0]
+    drawn = core.State.from_position((0, 1), ((0,), (10,)), (), 0, core.LEAD)
+    core.draw_by_agreement(drawn, None)
+    assert drawn.outcome is not None and drawn.outcome.reason == "agreement"
+    assert core.returns(drawn) == [0.0, 0.0]

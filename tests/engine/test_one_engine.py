@@ -8,24 +8,27 @@ from __future__ import annotations
 
 import compileall
 import gc
+import importlib.util
 import random
 import shutil
 import subprocess
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 import rules
-from rules import convert, core
+from rules import convert, core, generated_step
 from rules.events import Event, Position
 from rules.game import Game
 from rules.machine import MACHINE, build_machine
 from rules.options import RuleSet
+from rules.step import module_of_steps, steps_digest
 from rules.table import TRANSITIONS, Row
 from tests.engine.test_random_games import small_position, snapshot
+from tests.test_machine import NO_SECOND
 
 SKIP_AFTER_TAKE = tuple(
     row._replace(callbacks=("take_cards", "pass_turn", "pass_turn", "count_position")) if row.trigger == "take" else row
@@ -115,18 +118,78 @@ def test_a_rule_rewritten_with_a_helper_in_a_loop_header_plays_the_same(monkeypa
     assert takes > 20
 
 
-def test_a_failing_rule_shows_the_line_of_the_step_that_called_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_rule_shows_the_line_of_the_committed_module_that_called_it(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(state: core.State, move: object) -> None:
         raise RuntimeError("a rule that breaks")
 
-    monkeypatch.setattr(core, "count_position", broken)
-    compiled = core.compile_table(TRANSITIONS)
+    monkeypatch.setattr(generated_step, "count_position", broken)
     state = core.State.from_position((0, 1), ((0, 1), (10,)), (), 0, core.LEAD)
     with pytest.raises(RuntimeError) as failure:
-        compiled.apply(state, 0)
-    frames = traceback.extract_tb(failure.value.__traceback__)
-    step = next(frame for frame in frames if frame.filename.startswith("<rules.table steps"))
-    assert step.line == "count_position(state, move)"
+        core.apply(state, 0)
+    caller = traceback.extract_tb(failure.value.__traceback__)[-2]
+    assert Path(caller.filename) == Path(generated_step.__file__)
+    assert caller.line == "count_position(state, move)"
+
+
+def test_the_real_rules_play_through_the_committed_module_as_the_table_writes_it() -> None:
+    assert core.RULES.why_interpreted is None
+    assert (core.apply, core.legal_mask, core.legal_moves) == (
+        generated_step.apply,
+        generated_step.legal_mask,
+        generated_step.legal_moves,
+    )
+    assert Path(generated_step.__file__).read_text(encoding="utf-8") == module_of_steps(core.RULES)
+
+
+def test_any_other_table_or_rule_walks_the_steps_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = core.compile_table(SKIP_AFTER_TAKE)
+    assert variant.why_interpreted == (
+        "rules.generated_step was written from another table:"
+        " `trumps spec --out spec --docs docs/generated` writes it again"
+    )
+    assert variant.apply is not generated_step.apply
+    monkeypatch.setattr(core, "take_cards", take_cards_with_a_helper)
+    assert core.compile_table(TRANSITIONS).why_interpreted == "rules.generated_step calls another take_cards"
+
+
+NO_TAKE = tuple(row for row in TRANSITIONS if row.trigger != "take")
+"""A variant without takes (a player who cannot beat is stuck): a table whose moves include no take at all."""
+
+
+@pytest.mark.parametrize("rows", [SKIP_AFTER_TAKE, NO_SECOND, NO_TAKE], ids=["skip_after_take", "no_second", "no_take"])
+def test_the_module_written_for_a_variant_plays_as_the_steps_walked(rows: tuple[Row, ...], tmp_path: Path) -> None:
+    walked = core.compile_table(rows)
+    path = tmp_path / "variant_step.py"
+    path.write_text(module_of_steps(walked), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("variant_step", path)
+    assert spec is not None and spec.loader is not None
+    written = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(written)
+    assert written.STEPS_SHA256 == steps_digest(walked.source) != generated_step.STEPS_SHA256
+    plies = refusals = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        ours = Game.from_position(small_position(rng)).core_state()
+        theirs = ours.copy()
+        while moves := walked.legal_moves(ours):  # to the end (a variant's position may have no moves at all)
+            assert moves == written.legal_moves(theirs) and walked.legal_mask(ours) == written.legal_mask(theirs)
+            move = moves[int(rng.random() * len(moves))]
+            assert walked.apply(ours, move) == written.apply(theirs, move)
+            assert snapshot(ours) == snapshot(theirs)
+            plies += 1
+        assert written.legal_moves(theirs) == () and written.legal_mask(theirs) == 0
+        for move in (0, core.TAKE):  # no move is legal: whatever the phase's rows do, both do it, or both refuse
+            assert _played(walked.apply, ours.copy(), move) == _played(written.apply, theirs.copy(), move)
+        refusals += theirs.phase == core.FINISHED or rows is NO_TAKE
+    assert plies > 50 and refusals > 0
+
+
+def _played(apply: Callable[[core.State, int], core.Undo], state: core.State, move: int) -> object:
+    """What ``apply`` makes of ``move``: its token and the state after it, or the refusal."""
+    try:
+        return apply(state, move), snapshot(state)
+    except core.NoTransition as refused:
+        return str(refused)
 
 
 def test_the_table_is_checked_when_it_is_compiled() -> None:
@@ -136,6 +199,8 @@ def test_the_table_is_checked_when_it_is_compiled() -> None:
         core.compile_table((*TRANSITIONS[:-1], TRANSITIONS[-1]._replace(callbacks=("tie_check",))))
     with pytest.raises(ValueError, match="the transient state turn has no row of its trigger turn"):
         core.compile_table(tuple(row for row in TRANSITIONS if row.trigger != "turn"))
+    with pytest.raises(ValueError, match=r"^phase respond takes two kinds of card: \['beat', 'lead'\]$"):
+        core.compile_table((*TRANSITIONS, Row("lead", "respond", "turn", (), ("play_card", "pass_turn"))))
 
 
 def test_search_refuses_a_card_in_a_phase_without_card_rows() -> None:
@@ -192,7 +257,7 @@ def test_the_machine_run_on_a_state_plays_as_the_step() -> None:
         ours = state.copy()
         MACHINE.run(state, trigger, core.Card.parse(move))
         core.apply(ours, core.Card.parse(move))
-        assert snapshot(state) == snapshot(ours)
+        assert snapshot(state) == snapshot(ours) and state.counted == ours.counted  # a beat counts no position
     assert state.outcome is not None and state.outcome == ours.outcome  # seat 1 went out: the tie check
     assert MACHINE.lens.state == "trump_choice"
 

@@ -1,4 +1,5 @@
-"""`trumps spec` regenerates exactly the committed spec/ and docs/generated/, and reports bad output paths."""
+"""`trumps spec` regenerates exactly the committed spec/, docs/generated/ and rules/generated_step.py, and reports
+bad output paths."""
 
 from __future__ import annotations
 
@@ -18,8 +19,11 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def test_regeneration_equals_the_committed_files(tmp_path: Path) -> None:
+    step = ROOT / "rules" / "generated_step.py"
+    committed_step = step.read_bytes()
     result = CliRunner().invoke(app, ["spec", "--out", str(tmp_path / "spec"), "--docs", str(tmp_path / "docs")])
     assert result.exit_code == 0, result.output
+    assert step.read_bytes() == committed_step, "rules/generated_step.py was stale: trumps spec wrote it again"
     fresh, committed = tree(tmp_path / "spec"), tree(ROOT / "spec")
     assert sorted(fresh) == sorted(committed), "run: trumps spec --out spec --docs docs/generated"
     drifted = [name for name in fresh if fresh[name] != committed[name]]
