@@ -400,10 +400,9 @@ class Hub:
             if len(live) >= self.settings.max_tables:
                 raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
             limit = self.settings.max_tables_per_client
-            if limit and await self.store.open_tables_of(creator) >= limit:  # site-wide: the database counts
-                raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
             table_id = secrets.token_urlsafe(6)
-            await self.store.create_table(table_id, config.model_dump(mode="json"), creator)
+            if not await self.store.create_table(table_id, config.model_dump(mode="json"), creator, limit):
+                raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")  # site-wide
             await self.store.follow(table_id)  # before anyone else knows of it
             table = self._new_table(table_id, config, created=time.time(), creator=creator)
             self.tables[table_id] = table

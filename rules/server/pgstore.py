@@ -157,6 +157,11 @@ def _lock_key(table_id: str) -> int:
     return int.from_bytes(hashlib.sha256(b"trumps-lead:" + table_id.encode()).digest()[:8], "big", signed=True)
 
 
+def _creator_key(creator: str) -> int:
+    """The advisory lock that orders one address's creates (apart from the tables' leads by its prefix)."""
+    return int.from_bytes(hashlib.sha256(b"trumps-creator:" + creator.encode()).digest()[:8], "big", signed=True)
+
+
 def _one_line(error: BaseException) -> str:
     text = str(error).strip().splitlines()
     return text[0] if text else type(error).__name__
@@ -329,17 +334,29 @@ class PostgresStore:
             ).fetchall()
         return [json.loads(body) for (body,) in rows]
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
-        async with self._connection() as conn:
-            # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
-            # With its configuration: their lobbies list it without reading it.
-            created = time.time()
-            note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+        created = time.time()
+        # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
+        # With its configuration: their lobbies list it without reading it.
+        note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})
+        async with self._connection() as conn, conn.transaction():
+            if limit:
+                # Creates by one address wait for each other until commit, and the count below is a statement of
+                # its own, so it sees the table the one before committed: the limit holds exactly, site-wide.
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_creator_key(creator),))
+                row = await (
+                    await conn.execute(
+                        "SELECT count(*) FROM tables WHERE creator = %s AND NOT finished AND NOT asleep", (creator,)
+                    )
+                ).fetchone()
+                if row is not None and row[0] >= limit:
+                    return False
             await conn.execute(
                 "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
                 "RETURNING id) SELECT pg_notify(%s, %s) FROM added",
                 (table_id, created, creator, json.dumps(config), CHANNEL, note),
             )
+        return True
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
         """Queue event ``no`` for the next group commit; returns once it is committed (and announced)."""
@@ -374,15 +391,6 @@ class PostgresStore:
                     done.set_result(None)
                 else:
                     done.set_exception(StoreConflict(f"event {no} of table {table_id} is taken"))
-
-    async def open_tables_of(self, creator: str) -> int:
-        async with self._connection() as conn:
-            row = await (
-                await conn.execute(
-                    "SELECT count(*) FROM tables WHERE creator = %s AND NOT finished AND NOT asleep", (creator,)
-                )
-            ).fetchone()
-        return int(row[0]) if row else 0
 
     async def finish(self, table_id: str) -> None:
         async with self._connection() as conn:

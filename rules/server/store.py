@@ -153,10 +153,10 @@ class Store(Protocol):
         """The events of a table numbered above ``after``, in order."""
         ...
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None: ...
-
-    async def open_tables_of(self, creator: str) -> int:
-        """How many tables ``creator`` made whose match is not over and that are not asleep (site-wide)."""
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+        """Add a table unless ``creator`` already made ``limit`` (``0``: no limit) whose match is not over and that
+        are not asleep, site-wide; whether it was added. The count and the insert are one step: two creates at
+        once, on any processes, cannot both pass the limit."""
         ...
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
@@ -342,21 +342,21 @@ class EventStore:
         except sqlite3.Error as error:
             raise StoreError(f"the database could not be read: {error}") from None
 
-    async def open_tables_of(self, creator: str) -> int:
+    async def _open_tables_of(self, creator: str) -> int:
+        def count() -> int:
+            db = sqlite3.connect(self.path, timeout=10)
+            try:
+                row = db.execute(
+                    "SELECT count(*) FROM tables WHERE creator = ? AND finished = 0 AND asleep = 0", (creator,)
+                ).fetchone()
+            finally:
+                db.close()
+            return int(row[0])
+
         try:
-            return await asyncio.to_thread(self._open_tables_of, creator)
+            return await asyncio.to_thread(count)
         except sqlite3.Error as error:
             raise StoreError(f"the database could not be read: {error}") from None
-
-    def _open_tables_of(self, creator: str) -> int:
-        db = sqlite3.connect(self.path, timeout=10)
-        try:
-            row = db.execute(
-                "SELECT count(*) FROM tables WHERE creator = ? AND finished = 0 AND asleep = 0", (creator,)
-            ).fetchone()
-        finally:
-            db.close()
-        return int(row[0])
 
     def _load(self, table_id: str) -> StoredTable | None:
         db = sqlite3.connect(self.path, timeout=10)
@@ -374,7 +374,11 @@ class EventStore:
 
     # --- writing ---------------------------------------------------------------------------------
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+        # One process writes this file, and its hub creates tables one at a time: nothing can come between the
+        # count and the insert.
+        if limit and await self._open_tables_of(creator) >= limit:
+            return False
         await self._submit(
             [
                 (
@@ -383,6 +387,7 @@ class EventStore:
                 )
             ]
         )
+        return True
 
     async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
         """Commit event ``no`` of a table; returns once it is on disk."""

@@ -8,12 +8,16 @@ started once for the module.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import psycopg
 import pytest
 import websockets
 from postgres import drop_database, fresh_database
@@ -161,3 +165,40 @@ def test_a_process_holds_only_the_tables_it_has_a_use_for(pair: tuple[Server, Se
         await seat.close()
 
     asyncio.run(back_on_b())
+
+
+def _create_from(server: Server, address: str) -> int:
+    """POST /api/tables to ``server`` from the loopback ``address`` (any of 127/8): the HTTP status."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(address, 0))
+    try:
+        conn.request(
+            "POST", "/api/tables", body=json.dumps({"players": 2}), headers={"Content-Type": "application/json"}
+        )
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_creates_racing_on_two_processes_never_pass_the_per_address_limit() -> None:
+    """Eight creates at once from one address, half on each process, limit 3: exactly 3 tables, round after round."""
+    database = fresh_database()
+    a, b = (Server(database, **FAST | {"TRUMPS_MAX_TABLES_PER_CLIENT": "3"}) for _ in "ab")
+    try:
+        a.start(), b.start()
+        for round_no in range(10):
+            address = f"127.0.0.{20 + round_no}"
+            start = threading.Barrier(8)
+
+            def create(server: Server, address: str = address, start: threading.Barrier = start) -> int:
+                start.wait()
+                return _create_from(server, address)
+
+            with ThreadPoolExecutor(8) as pool:
+                statuses = sorted(pool.map(create, [a, b] * 4))
+            assert statuses == [200] * 3 + [429] * 5, (address, statuses)
+            with psycopg.connect(database) as conn:
+                row = conn.execute("SELECT count(*) FROM tables WHERE creator = %s", (address,)).fetchone()
+            assert row is not None and row[0] == 3, (address, row)
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
