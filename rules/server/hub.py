@@ -25,8 +25,8 @@ import logging
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 from rules.server.bots import Bots
 from rules.server.elsewhere import Elsewhere, Entry, entry_of
@@ -416,14 +416,7 @@ class Hub:
             return TableCreated(table=table.info(), seat=seat, token=token)
 
     async def join(self, table_id: str, request: JoinTable) -> Joined:
-        for _ in range(3):
-            try:
-                return await self._join(table_id, request)
-            except Refused as refused:
-                # Another process changed the table meanwhile; this one has caught up: choose again.
-                if refused.code != "stale":
-                    raise
-        return await self._join(table_id, request)
+        return await _again_if_stale(lambda: self._join(table_id, request))
 
     async def _join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:
@@ -449,6 +442,9 @@ class Hub:
         return Joined(table_id=table_id, seat=seat, token=token)
 
     async def leave(self, table_id: str, request: LeaveTable) -> Left:
+        return await _again_if_stale(lambda: self._leave(table_id, request))
+
+    async def _leave(self, table_id: str, request: LeaveTable) -> Left:
         async with self.locked(table_id) as table:
             await table.refresh()
             seat = table.seat_of_token(request.token)
@@ -456,3 +452,18 @@ class Hub:
                 raise Refused("bad_token", "this token holds no seat at this table")
             await table.commit({"type": "seat_freed", "seat": seat}, by="player")  # which closes its sockets
         return Left(table_id=table_id, seat=seat)
+
+
+_Answer = TypeVar("_Answer")
+
+
+async def _again_if_stale(attempt: Callable[[], Awaitable[_Answer]]) -> _Answer:
+    """A join or a leave: when another process changed the table first, this one has caught up with it (see
+    :meth:`Table.commit <rules.server.tables.Table.commit>`): decide again, on the new truth (three times at most)."""
+    for _ in range(3):
+        try:
+            return await attempt()
+        except Refused as refused:
+            if refused.code != "stale":
+                raise
+    return await attempt()
