@@ -14,7 +14,9 @@ clock whose lead it holds. It applies the events the others commit to those tabl
 (:meth:`Hub._notice`) and passes them on to its own connections; of the other tables its lobby
 keeps an entry (:mod:`rules.server.elsewhere`). A table let go with nothing due until a person
 acts is marked at rest, so that no process takes it up; one whose leader died (its lead is free
-and it is not at rest) is taken up by the first process that looks (every :data:`ORPHAN_SECONDS`).
+and it is not at rest) is taken up by the first process that looks (every :data:`ORPHAN_SECONDS`). A leader
+that serves none of a table's players hands the table over to a process that does when that one asks
+(:meth:`Hub.hand_over`): a clock or a computer seat runs where the players are.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Hub:
         self._elsewhere = Elsewhere()
         """Lobby entries of the tables other processes hold (a shared database)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def store(self) -> Store:
@@ -101,6 +104,8 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         for table in self.tables.values():
             table.stop()
         self._bots.close()
@@ -111,10 +116,32 @@ class Hub:
 
     def _notice(self, table_id: str, no: int, record: dict[str, Any] | None) -> None:
         table = self.tables.get(table_id)
-        if table is None:
+        kind = record.get("type") if record is not None else None
+        if kind == "lead_wanted":
+            if table is not None and self.store.leads(table_id) and not table.connections:
+                self._spawn(self.hand_over(table))
+        elif kind == "lead_free":
+            if table is not None and table.connections:
+                table.take_lead(ask=False)
+        elif table is None:
             self._elsewhere.heard(table_id, no, record)  # not held here: only its lobby entry changes
         elif no > table.event_no:
             table.absorb_soon(no, record)
+
+    async def hand_over(self, table: Table) -> None:
+        """(A shared database) another process serves this table's players and this one, its leader, serves none:
+        let the table go, and its lead with it (that process takes it when it hears it is free). The clock and the
+        computer seats go on there, and no process applies the table's moves without a use for them."""
+        if self.tables.get(table.id) is not table or table.connections or table.busy:
+            return  # a player came here meanwhile, or a move of the lead's is under way: asked again later
+        self._drop(table)
+        await self.store.release_lead(table.id)
+        log.info("table %s: handed over to the process its players are connected to", table.id)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _wants(self, table_id: str, no: int) -> bool:
         table = self.tables.get(table_id)
@@ -304,11 +331,7 @@ class Hub:
             leads, resting = self.store.leads(table.id), table.resting()
             if (leads and not resting) or self.tables.get(table.id) is not table:
                 continue
-            del self.tables[table.id]
-            self.store.unfollow(table.id)
-            table.asleep = True  # this object is out of use: a request now reads the table again
-            table.stop()
-            self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
+            self._drop(table)
             released += 1
             if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
                 try:
@@ -319,6 +342,14 @@ class Hub:
         if released:
             log.info("let %d tables go; %d in memory", released, len(self.tables))
         return released
+
+    def _drop(self, table: Table) -> None:
+        """(A shared database) take the table out of memory; the lobby keeps its entry."""
+        del self.tables[table.id]
+        self.store.unfollow(table.id)
+        table.asleep = True  # this object is out of use: a request now reads the table again
+        table.stop()
+        self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
 
     async def adopt_orphans(self) -> int:
         """(A shared database) take up the tables whose leader died, so that their bots and clocks go on."""

@@ -16,6 +16,8 @@ three things more that several processes need:
   are made by one process: the one holding the table's session-level advisory lock, on a
   connection kept for that. When that process dies its connection closes, PostgreSQL
   releases the lock, and another process holding the table takes it within a second. The lead
+  follows the players: a process serving a table's players whose leader serves none asks for it
+  (a ``lead_wanted`` notice), the leader lets the table go, and says so (``lead_free``). The lead
   only saves work: correctness rests on the primary key above.
 
 The schema is versioned (``schema_version``); :data:`MIGRATIONS` run in order at start-up,
@@ -60,8 +62,9 @@ WAIT = 5.0
 
 _HEAD = re.compile(r'\{"t" ?: ?"([A-Za-z0-9_-]+)", ?"n" ?: ?(\d+)[,}]')
 """The start of a notice, as ``json_build_object`` writes it (a table id and an event number)."""
-_LOBBY_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":')
-"""What a notice holds when the lobby entry of a table held elsewhere needs more than its event number."""
+_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"lead":')
+"""What a notice holds when more than its event number matters: the lobby entry of a table held elsewhere needs
+it, or it tells of a table's lead."""
 
 WRITERS = 4
 """Group commits in flight at once per process (each on a pooled connection)."""
@@ -511,6 +514,20 @@ class PostgresStore:
                     await self._locks.execute("SELECT pg_advisory_unlock(%s)", (_lock_key(table_id),))
             except psycopg.Error:
                 await self._lost_locks()
+        await self._lead_notice(table_id, "free")
+
+    async def ask_lead(self, table_id: str) -> None:
+        await self._lead_notice(table_id, "wanted")
+
+    async def _lead_notice(self, table_id: str, what: str) -> None:
+        """Tell the processes holding the table that its lead is ``free`` or ``wanted`` (a lost notice only
+        delays a hand-over: the lead itself is the advisory lock)."""
+        note = json.dumps({"t": table_id, "n": 0, "lead": what})
+        try:
+            async with self._connection() as conn:
+                await conn.execute("SELECT pg_notify(%s, %s)", (TABLE_CHANNEL + table_id, note))
+        except StoreError as error:
+            log.error("table %s: could not tell that its lead is %s: %s", table_id, what, error)
 
     async def _lost_locks(self) -> None:
         """The lock connection failed: its locks are gone (PostgreSQL released them with the session)."""
@@ -602,12 +619,12 @@ class PostgresStore:
         self._following.discard(table_id)
 
     def _deliver(self, payload: str) -> None:
-        # Every process hears every event of the site: most (moves of tables held elsewhere, and this process's
-        # own) are passed on from the notice's head alone, unparsed.
+        # A process hears every event of the tables it holds, its own among them: most (its own, and those
+        # already read) are passed on from the notice's head alone, unparsed.
         head = _HEAD.match(payload)
         if head is not None and self._notice is not None and self._wants is not None:
             table_id, no = head[1], int(head[2])
-            if not self._wants(table_id, no) and not any(mark in payload for mark in _LOBBY_MARKS):
+            if not self._wants(table_id, no) and not any(mark in payload for mark in _MARKS):
                 self._notice(table_id, no, None)
                 return
         try:
@@ -617,6 +634,8 @@ class PostgresStore:
                 event = {"type": "table_created", "config": note["c"], "created": float(note.get("at", 0))}
             elif note.get("f"):  # its match is over
                 event = {"type": "table_finished"}
+            elif note.get("lead") in ("free", "wanted"):
+                event = {"type": f"lead_{note['lead']}"}
         except (ValueError, KeyError, TypeError):
             log.error("ignored a malformed notice on %s", CHANNEL)
             return

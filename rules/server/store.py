@@ -179,7 +179,14 @@ class Store(Protocol):
         """Try to take the table's lead (held until released or this process dies); whether it is held."""
         ...
 
-    async def release_lead(self, table_id: str) -> None: ...
+    async def release_lead(self, table_id: str) -> None:
+        """Let the table's lead go. (A shared store) the processes holding the table hear it (``lead_free``)."""
+        ...
+
+    async def ask_lead(self, table_id: str) -> None:
+        """(A shared store) ask the process leading the table to hand its lead over (``lead_wanted``): the clock and
+        the computer seats follow the players (see :meth:`rules.server.hub.Hub.hand_over`)."""
+        ...
 
     def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed.
@@ -189,7 +196,8 @@ class Store(Protocol):
         unless it is a seat or hand event (which the lobby shows).
 
         Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
-        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``).
+        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``),
+        and, to the processes holding a table, that its lead is free (``lead_free``) or wanted (``lead_wanted``).
         """
         ...
 
@@ -308,6 +316,9 @@ class EventStore:
         return True
 
     async def release_lead(self, table_id: str) -> None:
+        pass
+
+    async def ask_lead(self, table_id: str) -> None:
         pass
 
     def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:

@@ -69,6 +69,10 @@ log = logging.getLogger("rules.server")
 LEAD_RETRY = 1.0
 """Seconds between attempts to take over a table's lead held by another process (which may have died)."""
 
+ASK_SECONDS = 5.0
+"""Seconds at least between two requests of a process serving a table's players to the table's leader elsewhere
+to hand the lead over (see :meth:`Table.take_lead`)."""
+
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
 """A stored event of a table: a JSON object with a ``type`` (see :meth:`Table.apply`)."""
@@ -255,6 +259,8 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._claiming = False
+        self._taking = False
+        self._asked_at = -ASK_SECONDS
         self._absorbing = False
         self._retry: asyncio.TimerHandle | None = None
         self._heard: dict[int, Record | None] = {}
@@ -577,6 +583,8 @@ class Table:
         for record in missed:
             self.apply(record)
             self._announce()
+        if self.connections and any(record.get("by") in ("computer", "clock") for record in missed):
+            self.take_lead(ask=True)  # its clock or a computer seat is run by another process
 
     def _announce(self) -> None:
         """After an event: the clock, the updates to every connection, the server's next move."""
@@ -672,15 +680,39 @@ class Table:
             # running restarts this when it runs out, so a healthy lead elsewhere costs no queries meanwhile).
             while self._server_work() is not None or (self.deadline is not None and time.time() >= self.deadline):
                 if await self._store.claim_lead(self.id):
-                    log.info("table %s: this process leads it now", self.id)
                     self._claiming = False
-                    self.kick()
-                    if self.deadline is not None and time.time() >= self.deadline:
-                        self._spawn(self._time_out(self.event_no))
+                    self._leading()
                     return
                 await asyncio.sleep(LEAD_RETRY)
         finally:
             self._claiming = False
+
+    def _leading(self) -> None:
+        """The lead came here: make what is due."""
+        log.info("table %s: this process leads it now", self.id)
+        self.kick()
+        if self.deadline is not None and time.time() >= self.deadline:
+            self._spawn(self._time_out(self.event_no))
+
+    def take_lead(self, *, ask: bool) -> None:
+        """(A shared database; players or spectators connected here) lead this table if it needs a leader (a clock
+        runs, or a server move is due) and none leads it; else, if ``ask``, ask its leader to hand the lead over
+        (at most every :data:`ASK_SECONDS`): a leader serving none of its players does (see
+        :meth:`~rules.server.hub.Hub.hand_over`)."""
+        if self._taking or self.asleep or self.resting() or self._store.leads(self.id):
+            return
+        self._taking = True
+        self._spawn(self._take_lead(ask))
+
+    async def _take_lead(self, ask: bool) -> None:
+        try:
+            if await self._store.claim_lead(self.id):
+                self._leading()
+            elif ask and time.monotonic() >= self._asked_at + ASK_SECONDS:
+                self._asked_at = time.monotonic()
+                await self._store.ask_lead(self.id)
+        finally:
+            self._taking = False
 
     def _server_work(self) -> str | None:
         if self.match_over:

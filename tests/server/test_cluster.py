@@ -302,3 +302,26 @@ def test_a_stale_token_never_moves_while_its_seat_is_left_and_taken_over(pair: t
             assert not free, f"event {no}: seat 1 moved while the seat was free: {record}"
             assert no in _own_moves(holders[holder_no]), f"event {no} is not a move of seat 1's holder then"
     assert holder_no == len(holders)  # every take-over is in the store (the last newcomer never connected)
+
+
+def test_a_clock_follows_its_players_to_their_process(pair: tuple[Server, Server]) -> None:
+    """A clock table that a leads (it dealt the first hand) whose players both connect to b: a hands it over and
+    holds nothing of it any more, and b's clock plays on (a no longer applies the table's moves)."""
+    a, b = pair
+    _until(lambda: _held(a) == 0 and _held(b) == 0, "the tables of the earlier tests were let go")
+    table_id = _create(a, join=False, clock=1)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+
+    async def watch() -> None:
+        seats = [Seat(f"{b.ws}/ws/tables/{table_id}", token, seat) for seat, token in enumerate(tokens)]
+        for seat in seats:
+            await seat.connect()
+        await asyncio.to_thread(_until, lambda: _held(a) == 0, "a handed the table over")
+        clock_moves = 0
+        while clock_moves < 2:  # nobody plays: b's clock moves for them
+            clock_moves += (await seats[0].update())["by"] == "clock"
+        assert _held(a) == 0 and _held(b) == 1
+        for seat in seats:
+            await seat.close()
+
+    asyncio.run(watch())
