@@ -118,7 +118,7 @@ class Hub:
         table = self.tables.get(table_id)
         kind = record.get("type") if record is not None else None
         if kind == "lead_wanted":
-            if table is not None and self.store.leads(table_id) and not table.connections:
+            if table is not None:
                 self._spawn(self.hand_over(table))
         elif kind == "lead_free":
             if table is not None and table.connections:
@@ -132,10 +132,9 @@ class Hub:
         """(A shared database) another process serves this table's players and this one, its leader, serves none:
         let the table go, and its lead with it (that process takes it when it hears it is free). The clock and the
         computer seats go on there, and no process applies the table's moves without a use for them."""
-        if self.tables.get(table.id) is not table or table.connections or table.busy:
+        if self.tables.get(table.id) is not table or not self.store.leads(table.id) or table.connections or table.busy:
             return  # a player came here meanwhile, or a move of the lead's is under way: asked again later
-        self._drop(table)
-        await self.store.release_lead(table.id)
+        await self._let_go(table, leads=True)
         log.info("table %s: handed over to the process its players are connected to", table.id)
 
     def _spawn(self, work: Any) -> None:
@@ -328,28 +327,31 @@ class Hub:
             # No await between these checks and taking the table out: nothing can slip in between.
             if table.connections or table.busy or now - table.used_at < hold:
                 continue
-            leads, resting = self.store.leads(table.id), table.resting()
-            if (leads and not resting) or self.tables.get(table.id) is not table:
+            leads = self.store.leads(table.id)
+            if (leads and not table.resting()) or self.tables.get(table.id) is not table:
                 continue
-            self._drop(table)
             released += 1
-            if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
-                try:
-                    await self.store.rest(table.id)
-                except StoreError as error:
-                    log.error("table %s: could not be marked at rest: %s", table.id, error)
-            await self.store.release_lead(table.id)
+            await self._let_go(table, leads=leads)
         if released:
             log.info("let %d tables go; %d in memory", released, len(self.tables))
         return released
 
-    def _drop(self, table: Table) -> None:
-        """(A shared database) take the table out of memory; the lobby keeps its entry."""
+    async def _let_go(self, table: Table, *, leads: bool) -> None:
+        """(A shared database) take the table out of memory (the lobby keeps its entry) and free its lead (``leads``:
+        held here); one with nothing due until a person acts is marked at rest first, so that no process takes it
+        up as an orphan."""
+        resting = table.resting()
         del self.tables[table.id]
         self.store.unfollow(table.id)
         table.asleep = True  # this object is out of use: a request now reads the table again
         table.stop()
         self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
+        if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
+            try:
+                await self.store.rest(table.id)
+            except StoreError as error:
+                log.error("table %s: could not be marked at rest: %s", table.id, error)
+        await self.store.release_lead(table.id)
 
     async def adopt_orphans(self) -> int:
         """(A shared database) take up the tables whose leader died, so that their bots and clocks go on."""
