@@ -17,8 +17,9 @@ The server's own moves (the deal, computer seats, a move forced by the clock) ar
 by a per-table driver task; computer players think in worker processes, off the event loop
 (see :mod:`rules.server.bots`). When several processes share the database, only the one
 holding the table's lead makes them (the others keep trying to take it over, once a second,
-while there is such work to do), and events committed elsewhere are applied and announced
-here as they are heard of (:meth:`Table.absorb_soon`).
+while there is such work to do, and a process its players are connected to asks a leader
+serving none of them for it: :meth:`Table.take_lead`), and events committed elsewhere are
+applied and announced here as they are heard of (:meth:`Table.absorb_soon`).
 """
 
 from __future__ import annotations
