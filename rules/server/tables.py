@@ -584,8 +584,6 @@ class Table:
         for record in missed:
             self.apply(record)
             self._announce()
-        if self.connections and any(record.get("by") in ("computer", "clock") for record in missed):
-            self.take_lead(ask=True)  # its clock or a computer seat is run by another process
 
     def _announce(self) -> None:
         """After an event: the clock, the updates to every connection, the server's next move."""
@@ -600,6 +598,8 @@ class Table:
             text = texts.get(conn.seat)
             conn.send(text if text is not None else self.render(resync=False)[conn.seat])
         self.kick()
+        if self.connections:
+            self.take_lead(ask=True)  # while the clock runs or a server move is due, led from elsewhere
 
     def new_hand_record(self) -> Record:
         seed = str(secrets.randbits(128))
@@ -697,11 +697,15 @@ class Table:
 
     def take_lead(self, *, ask: bool) -> None:
         """(A shared database; players or spectators connected here) lead this table if it needs a leader (a clock
-        runs, or a server move is due) and none leads it; else, if ``ask``, ask its leader to hand the lead over
-        (at most every :data:`ASK_SECONDS`): a leader serving none of its players does (see
-        :meth:`~rules.server.hub.Hub.hand_over`)."""
+        runs, or a server move is due) and none leads it; else, if ``ask``, ask its leader to hand the lead over: a
+        leader serving none of its players does (see :meth:`~rules.server.hub.Hub.hand_over`). Asked on a hello
+        and after each event, at most every :data:`ASK_SECONDS` (each time a query, and a notice if it is led)."""
         if self._taking or self.asleep or self.resting() or self._store.leads(self.id):
             return
+        if ask:
+            if time.monotonic() < self._asked_at + ASK_SECONDS:
+                return
+            self._asked_at = time.monotonic()
         self._taking = True
         self._spawn(self._take_lead(ask))
 
@@ -709,8 +713,7 @@ class Table:
         try:
             if await self._store.claim_lead(self.id):
                 self._leading()
-            elif ask and time.monotonic() >= self._asked_at + ASK_SECONDS:
-                self._asked_at = time.monotonic()
+            elif ask:
                 await self._store.ask_lead(self.id)
         finally:
             self._taking = False

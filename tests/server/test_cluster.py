@@ -325,3 +325,29 @@ def test_a_clock_follows_its_players_to_their_process(pair: tuple[Server, Server
             await seat.close()
 
     asyncio.run(watch())
+
+
+def test_a_leader_whose_players_left_it_hands_over_at_the_next_ask(pair: tuple[Server, Server]) -> None:
+    """A clock table with a player on each process keeps its lead on a (b's ask at hello is refused); once a's player
+    has gone, b asks again after a later event (at most every 5 s) and a hands the table over."""
+    a, b = pair
+    _until(lambda: _held(a) == 0, "a let the tables of the earlier tests go")
+    table_id = _create(a, join=False, clock=1)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+
+    async def watch() -> None:
+        on_a = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
+        on_b = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
+        await on_a.connect()
+        await on_b.connect()
+        while (await on_b.update())["by"] != "clock":  # a's clock: a kept the lead
+            pass
+        assert _held(a) == 1
+        await on_a.close()
+        await asyncio.to_thread(_until, lambda: _held(a) == 0, "a handed the table over", 15)
+        while (await on_b.update())["by"] != "clock":  # b's clock now
+            pass
+        assert _held(a) == 0
+        await on_b.close()
+
+    asyncio.run(watch())
