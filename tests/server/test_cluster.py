@@ -1,8 +1,10 @@
 """Two server processes on one real PostgreSQL database, each deciding on the committed truth.
 
 A token, a seat or an event committed on one process counts on the other at once (read your
-writes), and a seat's credentials end on every process when it is left. The two processes are
-started once for the module.
+writes), a seat's credentials end on every process when it is left (no stale token's move is
+ever stored), the per-address table limit holds exactly against creates racing on both, and a
+table's lead (its clock) follows its players. The two processes are started once for the
+module (the limit's race starts two of its own).
 """
 
 from __future__ import annotations
