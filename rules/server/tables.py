@@ -260,7 +260,7 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._claiming = False
-        self._taking = False
+        self._asking = False
         self._asked_at = -ASK_SECONDS
         self._absorbing = False
         self._retry: asyncio.TimerHandle | None = None
@@ -700,13 +700,13 @@ class Table:
         runs, or a server move is due) and none leads it; else, if ``ask``, ask its leader to hand the lead over: a
         leader serving none of its players does (see :meth:`~rules.server.hub.Hub.hand_over`). Asked on a hello
         and after each event, at most every :data:`ASK_SECONDS` (each time a query, and a notice if it is led)."""
-        if self._taking or self.asleep or self.resting() or self._store.leads(self.id):
+        if self.asleep or self.resting() or self._store.leads(self.id):
             return
         if ask:
-            if time.monotonic() < self._asked_at + ASK_SECONDS:
+            if self._asking or time.monotonic() < self._asked_at + ASK_SECONDS:
                 return
-            self._asked_at = time.monotonic()
-        self._taking = True
+            self._asking, self._asked_at = True, time.monotonic()
+        # Not asking (the lead was freed): at once, even while an ask is under way (it may be what freed it).
         self._spawn(self._take_lead(ask))
 
     async def _take_lead(self, ask: bool) -> None:
@@ -716,7 +716,8 @@ class Table:
             elif ask:
                 await self._store.ask_lead(self.id)
         finally:
-            self._taking = False
+            if ask:
+                self._asking = False
 
     def _server_work(self) -> str | None:
         if self.match_over:
