@@ -36,12 +36,11 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
-from psycopg.abc import PQGen
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
@@ -123,21 +122,6 @@ MIGRATIONS: list[str] = [
     CREATE INDEX tables_unled ON tables (id) WHERE NOT finished AND NOT asleep AND NOT resting;
     """,
 ]
-
-
-_Result = TypeVar("_Result")
-
-
-class _ListeningConnection(psycopg.AsyncConnection[Any]):
-    """The connection that waits for notices, without waking up every 0.1 s while none comes.
-
-    psycopg wakes a wait at that interval so that blocking code sees Ctrl-C; under asyncio a
-    cancelled task stops waiting at once, and a connection that fails wakes the wait itself, so
-    for a connection that mostly waits the wake-ups are only a process's idle cost.
-    """
-
-    async def wait(self, gen: PQGen[_Result], interval: float = 0.1, timeout: float | None = None) -> _Result:
-        return await super().wait(gen, interval=max(interval, 60.0), timeout=timeout)
 
 
 def redact(url: str) -> str:
@@ -557,7 +541,9 @@ class PostgresStore:
         delay = 0.1
         while True:
             try:
-                async with await _ListeningConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    # Notices that come in with a statement's answer (a LISTEN's) are handed over by psycopg.
+                    conn.add_notify_handler(lambda note: self._heard(note.channel, note.payload))
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {self._control}")
                     self._listened = set()
@@ -571,18 +557,53 @@ class PostgresStore:
                     if self._resync is not None:
                         self._resync()
                     while True:
-                        # One batch at a time (a batch is always delivered whole), then the channels followed.
-                        async for note in conn.notifies(stop_after=1):
-                            if note.channel != self._control:
-                                self._deliver(note.payload)
-                        if self._synced or self._listened != self._following:
-                            await self._sync_listens(conn)
+                        await self._hear(conn)
+                        await self._sync_listens(conn)
             except psycopg.Error as error:
                 if self.listening:
                     log.error("lost the database connection that listens for events: %s", _one_line(error))
             self.listening = False
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+
+    async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Pass on the notices as they come until the channels followed change; a :class:`psycopg.Error` if the
+        connection fails.
+
+        The notices are read by a callback of the event loop's, on the socket's readiness, rather than by
+        ``conn.notifies()``: that wakes this task, registers the socket with the loop again and arms a timer at
+        every batch, which a process pays once or more per move it commits (it hears its own notices too).
+        """
+        loop = asyncio.get_running_loop()
+        pgconn, encoding = conn.pgconn, conn.info.encoding
+        changed: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (note := pgconn.notifies()) is not None:
+                    self._heard(note.relname.decode(encoding), note.extra.decode(encoding))
+            except psycopg.Error as error:
+                if not changed.done():
+                    changed.set_exception(error)
+                return
+            if (self._synced or self._listened != self._following) and not changed.done():
+                changed.set_result(None)
+
+        loop.add_reader(conn.fileno(), readable)
+        try:
+            readable()  # what came in meanwhile (the socket may not be readable again for it)
+            await changed
+        finally:
+            loop.remove_reader(conn.fileno())
+
+    def _heard(self, channel: str, payload: str) -> None:
+        if channel == self._control:
+            return  # only wakes the listener, which then listens to the channels followed
+        try:
+            self._deliver(payload)
+        except Exception:  # one notice: the listening goes on
+            log.exception("could not pass on a notice on %s", channel)
 
     async def _sync_listens(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Listen to the channels of the tables followed now, and no other; then tell those who wait for it."""
