@@ -345,15 +345,16 @@ class PostgresStore:
             )
         return True
 
-    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        """Queue event ``no`` for the next group commit; returns once it is committed (and announced)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue event ``no`` for the next group commit; the future is done once it is committed (and announced)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
         self._pending.append((table_id, no, json.dumps(body), done))
         if len(self._writers) < WRITERS:
-            writer = asyncio.get_running_loop().create_task(self._write())
+            writer = loop.create_task(self._write())
             self._writers.add(writer)
             writer.add_done_callback(self._writers.discard)
-        await done
+        return done
 
     async def _write(self) -> None:
         """Commit whatever events are queued, in one statement per batch, until none are."""

@@ -159,8 +159,10 @@ class Store(Protocol):
         once, on any processes, cannot both pass the limit."""
         ...
 
-    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        """Commit event ``no`` of a table; raises :class:`StoreConflict` if that number is taken."""
+    def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue event ``no`` of a table for commit: the future is done once it is committed (or fails with
+        :class:`StoreConflict` if that number is taken). The commit happens whether or not anyone still awaits it.
+        A future rather than a coroutine: awaited in a :func:`asyncio.shield`, it needs no task of its own."""
         ...
 
     async def finish(self, table_id: str) -> None: ...
@@ -400,9 +402,9 @@ class EventStore:
         )
         return True
 
-    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        """Commit event ``no`` of a table; returns once it is on disk."""
-        await self._submit(
+    def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue event ``no`` of a table for commit; the future is done once it is on disk."""
+        return self._queue(
             [("INSERT INTO events (table_id, no, body) VALUES (?, ?, ?)", (table_id, no, json.dumps(body)))]
         )
 
@@ -415,12 +417,15 @@ class EventStore:
         await self._submit([("UPDATE tables SET asleep = ? WHERE id = ?", (int(asleep), table_id))])
 
     async def _submit(self, writes: list[_Write]) -> None:
+        await self._queue(writes)
+
+    def _queue(self, writes: list[_Write]) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         if not self._gathering:
             loop.call_soon(self._hand_over)
         self._gathering.append((writes, loop, done))
-        await done
+        return done
 
     def _hand_over(self) -> None:
         self._jobs.put(self._gathering)
