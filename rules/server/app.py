@@ -338,8 +338,7 @@ class _Session:
                 text = await conn.queue.get()
                 if text is None:
                     break
-                async with conn.sending:
-                    await self.ws.send_text(text)
+                await self.ws.send_text(text)
         except Exception:  # the client went away; the reader notices too
             conn.closed = True
             return
@@ -376,7 +375,6 @@ class _Session:
             except ProtocolError as error:
                 self.error(error.code, str(error), self.table.event_no if self.table else None)
                 continue
-            self.conn.hold()
             try:
                 await self._handle(parsed)
             except Refused as refused:
@@ -385,21 +383,6 @@ class _Session:
                 self.error("unavailable", UNAVAILABLE, self.table.event_no if self.table else None)
             except StoreError:
                 self.error("internal", "the server could not save that; nothing changed, try again")
-            finally:
-                await self._send_held()
-
-    async def _send_held(self) -> None:
-        """Send the texts held while a message was handled (the answer, and whatever came meanwhile) from this task,
-        when the writer has nothing older to send; else queue them after its texts."""
-        conn = self.conn
-        if conn.queue.empty() and not conn.sending.locked():
-            async with conn.sending:
-                while conn.held:
-                    try:
-                        await self.ws.send_text(conn.held.pop(0))
-                    except Exception:  # the client went away: the reader notices
-                        break
-        conn.unhold()
 
     def _within_rate(self) -> bool:
         now = time.monotonic()

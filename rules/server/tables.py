@@ -172,10 +172,6 @@ class Connection:
     Sending never waits on a slow client: texts queue up to a limit, then the connection is
     dropped, so one stalled reader cannot hold up a table. ``None`` in the queue means: close
     with :attr:`close_code`.
-
-    While the connection's own reader handles a message (:meth:`hold`), the texts for it are held
-    instead, and the reader sends them itself when it is done, unless the queue still has older ones
-    (:meth:`unhold` then queues them after those): the answer to a move costs no wake-up of a task.
     """
 
     def __init__(self, seat: int | None, limit: int) -> None:
@@ -183,10 +179,6 @@ class Connection:
         self.token_hash: str | None = None
         """The hash of the token this connection holds its seat with: the seat's credentials at hello."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.held: list[str] | None = None
-        """The texts held for the connection's own reader to send (``None``: none are held, texts are queued)."""
-        self.sending = asyncio.Lock()
-        """Held while a text is being sent, by the queue's writer or by the reader: one at a time, in order."""
         self._limit = limit
         self.closed = False
         self.close_code = 1000
@@ -195,30 +187,16 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() + len(self.held or ()) >= self._limit:
+        if self.queue.qsize() >= self._limit:
             self.drop(1008, "too slow: updates were not read")
             return
-        if self.held is not None:
-            self.held.append(text)
-        else:
-            self.queue.put_nowait(text)
-
-    def hold(self) -> None:
-        """Hold the texts for this connection from now on (see the class doc)."""
-        self.held = []
-
-    def unhold(self) -> None:
-        """Queue the texts still held, and the next ones."""
-        held, self.held = self.held or [], None
-        for text in held:
-            self.queue.put_nowait(text)
+        self.queue.put_nowait(text)
 
     def drop(self, code: int, reason: str) -> None:
-        """Close after what is already queued (or held) has been sent."""
+        """Close after what is already queued has been sent."""
         if not self.closed:
             self.closed = True
             self.close_code, self.close_reason = code, reason
-            self.unhold()
             self.queue.put_nowait(None)
 
 
