@@ -506,6 +506,7 @@ class _Session:
         if table.draw_agreed:
             self.conn.send(table.draw_offer_text())
         table.announce_presence()
+        table.take_lead(ask=True)  # a clock or computer seats run where the players are
 
 
 async def play(websocket: WebSocket) -> None:

@@ -14,7 +14,9 @@ clock whose lead it holds. It applies the events the others commit to those tabl
 (:meth:`Hub._notice`) and passes them on to its own connections; of the other tables its lobby
 keeps an entry (:mod:`rules.server.elsewhere`). A table let go with nothing due until a person
 acts is marked at rest, so that no process takes it up; one whose leader died (its lead is free
-and it is not at rest) is taken up by the first process that looks (every :data:`ORPHAN_SECONDS`).
+and it is not at rest) is taken up by the first process that looks (every :data:`ORPHAN_SECONDS`). A leader
+that serves none of a table's players hands the table over to a process that does when that one asks
+(:meth:`Hub.hand_over`): a clock or a computer seat runs where the players are.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import logging
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 from rules.server.bots import Bots
 from rules.server.elsewhere import Elsewhere, Entry, entry_of
@@ -68,6 +70,7 @@ class Hub:
         self._elsewhere = Elsewhere()
         """Lobby entries of the tables other processes hold (a shared database)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def store(self) -> Store:
@@ -101,6 +104,8 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         for table in self.tables.values():
             table.stop()
         self._bots.close()
@@ -111,10 +116,31 @@ class Hub:
 
     def _notice(self, table_id: str, no: int, record: dict[str, Any] | None) -> None:
         table = self.tables.get(table_id)
-        if table is None:
+        kind = record.get("type") if record is not None else None
+        if kind == "lead_wanted":
+            if table is not None:
+                self._spawn(self.hand_over(table))
+        elif kind == "lead_free":
+            if table is not None and table.connections:
+                table.take_lead(ask=False)
+        elif table is None:
             self._elsewhere.heard(table_id, no, record)  # not held here: only its lobby entry changes
         elif no > table.event_no:
             table.absorb_soon(no, record)
+
+    async def hand_over(self, table: Table) -> None:
+        """(A shared database) another process serves this table's players and this one, its leader, serves none:
+        let the table go, and its lead with it (that process takes it when it hears it is free). The clock and the
+        computer seats go on there, and no process applies the table's moves without a use for them."""
+        if self.tables.get(table.id) is not table or not self.store.leads(table.id) or table.connections or table.busy:
+            return  # a player came here meanwhile, or a move of the lead's is under way: asked again later
+        await self._let_go(table, leads=True)
+        log.info("table %s: handed over to the process its players are connected to", table.id)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _wants(self, table_id: str, no: int) -> bool:
         table = self.tables.get(table_id)
@@ -301,24 +327,31 @@ class Hub:
             # No await between these checks and taking the table out: nothing can slip in between.
             if table.connections or table.busy or now - table.used_at < hold:
                 continue
-            leads, resting = self.store.leads(table.id), table.resting()
-            if (leads and not resting) or self.tables.get(table.id) is not table:
+            leads = self.store.leads(table.id)
+            if (leads and not table.resting()) or self.tables.get(table.id) is not table:
                 continue
-            del self.tables[table.id]
-            self.store.unfollow(table.id)
-            table.asleep = True  # this object is out of use: a request now reads the table again
-            table.stop()
-            self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
             released += 1
-            if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
-                try:
-                    await self.store.rest(table.id)
-                except StoreError as error:
-                    log.error("table %s: could not be marked at rest: %s", table.id, error)
-            await self.store.release_lead(table.id)
+            await self._let_go(table, leads=leads)
         if released:
             log.info("let %d tables go; %d in memory", released, len(self.tables))
         return released
+
+    async def _let_go(self, table: Table, *, leads: bool) -> None:
+        """(A shared database) take the table out of memory (the lobby keeps its entry) and free its lead (``leads``:
+        held here); one with nothing due until a person acts is marked at rest first, so that no process takes it
+        up as an orphan."""
+        resting = table.resting()
+        del self.tables[table.id]
+        self.store.unfollow(table.id)
+        table.asleep = True  # this object is out of use: a request now reads the table again
+        table.stop()
+        self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
+        if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
+            try:
+                await self.store.rest(table.id)
+            except StoreError as error:
+                log.error("table %s: could not be marked at rest: %s", table.id, error)
+        await self.store.release_lead(table.id)
 
     async def adopt_orphans(self) -> int:
         """(A shared database) take up the tables whose leader died, so that their bots and clocks go on."""
@@ -400,10 +433,9 @@ class Hub:
             if len(live) >= self.settings.max_tables:
                 raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
             limit = self.settings.max_tables_per_client
-            if limit and await self.store.open_tables_of(creator) >= limit:  # site-wide: the database counts
-                raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
             table_id = secrets.token_urlsafe(6)
-            await self.store.create_table(table_id, config.model_dump(mode="json"), creator)
+            if not await self.store.create_table(table_id, config.model_dump(mode="json"), creator, limit):
+                raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")  # site-wide
             await self.store.follow(table_id)  # before anyone else knows of it
             table = self._new_table(table_id, config, created=time.time(), creator=creator)
             self.tables[table_id] = table
@@ -417,14 +449,7 @@ class Hub:
             return TableCreated(table=table.info(), seat=seat, token=token)
 
     async def join(self, table_id: str, request: JoinTable) -> Joined:
-        for _ in range(3):
-            try:
-                return await self._join(table_id, request)
-            except Refused as refused:
-                # Another process changed the table meanwhile; this one has caught up: choose again.
-                if refused.code != "stale":
-                    raise
-        return await self._join(table_id, request)
+        return await _again_if_stale(lambda: self._join(table_id, request))
 
     async def _join(self, table_id: str, request: JoinTable) -> Joined:
         async with self.locked(table_id) as table:
@@ -450,6 +475,9 @@ class Hub:
         return Joined(table_id=table_id, seat=seat, token=token)
 
     async def leave(self, table_id: str, request: LeaveTable) -> Left:
+        return await _again_if_stale(lambda: self._leave(table_id, request))
+
+    async def _leave(self, table_id: str, request: LeaveTable) -> Left:
         async with self.locked(table_id) as table:
             await table.refresh()
             seat = table.seat_of_token(request.token)
@@ -457,3 +485,18 @@ class Hub:
                 raise Refused("bad_token", "this token holds no seat at this table")
             await table.commit({"type": "seat_freed", "seat": seat}, by="player")  # which closes its sockets
         return Left(table_id=table_id, seat=seat)
+
+
+_Answer = TypeVar("_Answer")
+
+
+async def _again_if_stale(attempt: Callable[[], Awaitable[_Answer]]) -> _Answer:
+    """A join or a leave: when another process changed the table first, this one has caught up with it (see
+    :meth:`Table.commit <rules.server.tables.Table.commit>`): decide again, on the new truth (three times at most)."""
+    for _ in range(3):
+        try:
+            return await attempt()
+        except Refused as refused:
+            if refused.code != "stale":
+                raise
+    return await attempt()

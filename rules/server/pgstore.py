@@ -16,6 +16,8 @@ three things more that several processes need:
   are made by one process: the one holding the table's session-level advisory lock, on a
   connection kept for that. When that process dies its connection closes, PostgreSQL
   releases the lock, and another process holding the table takes it within a second. The lead
+  follows the players: a process serving a table's players whose leader serves none asks for it
+  (a ``lead_wanted`` notice), the leader lets the table go, and says so (``lead_free``). The lead
   only saves work: correctness rests on the primary key above.
 
 The schema is versioned (``schema_version``); :data:`MIGRATIONS` run in order at start-up,
@@ -34,12 +36,11 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
-from psycopg.abc import PQGen
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
@@ -60,8 +61,9 @@ WAIT = 5.0
 
 _HEAD = re.compile(r'\{"t" ?: ?"([A-Za-z0-9_-]+)", ?"n" ?: ?(\d+)[,}]')
 """The start of a notice, as ``json_build_object`` writes it (a table id and an event number)."""
-_LOBBY_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":')
-"""What a notice holds when the lobby entry of a table held elsewhere needs more than its event number."""
+_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"lead":')
+"""What a notice holds when more than its event number matters: the lobby entry of a table held elsewhere needs
+it, or it tells of a table's lead."""
 
 WRITERS = 4
 """Group commits in flight at once per process (each on a pooled connection)."""
@@ -122,21 +124,6 @@ MIGRATIONS: list[str] = [
 ]
 
 
-_Result = TypeVar("_Result")
-
-
-class _ListeningConnection(psycopg.AsyncConnection[Any]):
-    """The connection that waits for notices, without waking up every 0.1 s while none comes.
-
-    psycopg wakes a wait at that interval so that blocking code sees Ctrl-C; under asyncio a
-    cancelled task stops waiting at once, and a connection that fails wakes the wait itself, so
-    for a connection that mostly waits the wake-ups are only a process's idle cost.
-    """
-
-    async def wait(self, gen: PQGen[_Result], interval: float = 0.1, timeout: float | None = None) -> _Result:
-        return await super().wait(gen, interval=max(interval, 60.0), timeout=timeout)
-
-
 def redact(url: str) -> str:
     """The URL without its password (for messages and logs).
 
@@ -155,6 +142,11 @@ def redact(url: str) -> str:
 
 def _lock_key(table_id: str) -> int:
     return int.from_bytes(hashlib.sha256(b"trumps-lead:" + table_id.encode()).digest()[:8], "big", signed=True)
+
+
+def _creator_key(creator: str) -> int:
+    """The advisory lock that orders one address's creates (apart from the tables' leads by its prefix)."""
+    return int.from_bytes(hashlib.sha256(b"trumps-creator:" + creator.encode()).digest()[:8], "big", signed=True)
 
 
 def _one_line(error: BaseException) -> str:
@@ -329,27 +321,40 @@ class PostgresStore:
             ).fetchall()
         return [json.loads(body) for (body,) in rows]
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
-        async with self._connection() as conn:
-            # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
-            # With its configuration: their lobbies list it without reading it.
-            created = time.time()
-            note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+        created = time.time()
+        # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
+        # With its configuration: their lobbies list it without reading it.
+        note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})
+        async with self._connection() as conn, conn.transaction():
+            if limit:
+                # Creates by one address wait for each other until commit, and the count below is a statement of
+                # its own, so it sees the table the one before committed: the limit holds exactly, site-wide.
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_creator_key(creator),))
+                row = await (
+                    await conn.execute(
+                        "SELECT count(*) FROM tables WHERE creator = %s AND NOT finished AND NOT asleep", (creator,)
+                    )
+                ).fetchone()
+                if row is not None and row[0] >= limit:
+                    return False
             await conn.execute(
                 "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
                 "RETURNING id) SELECT pg_notify(%s, %s) FROM added",
                 (table_id, created, creator, json.dumps(config), CHANNEL, note),
             )
+        return True
 
-    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        """Queue event ``no`` for the next group commit; returns once it is committed (and announced)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue event ``no`` for the next group commit; the future is done once it is committed (and announced)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
         self._pending.append((table_id, no, json.dumps(body), done))
         if len(self._writers) < WRITERS:
-            writer = asyncio.get_running_loop().create_task(self._write())
+            writer = loop.create_task(self._write())
             self._writers.add(writer)
             writer.add_done_callback(self._writers.discard)
-        await done
+        return done
 
     async def _write(self) -> None:
         """Commit whatever events are queued, in one statement per batch, until none are."""
@@ -374,15 +379,6 @@ class PostgresStore:
                     done.set_result(None)
                 else:
                     done.set_exception(StoreConflict(f"event {no} of table {table_id} is taken"))
-
-    async def open_tables_of(self, creator: str) -> int:
-        async with self._connection() as conn:
-            row = await (
-                await conn.execute(
-                    "SELECT count(*) FROM tables WHERE creator = %s AND NOT finished AND NOT asleep", (creator,)
-                )
-            ).fetchone()
-        return int(row[0]) if row else 0
 
     async def finish(self, table_id: str) -> None:
         async with self._connection() as conn:
@@ -503,6 +499,20 @@ class PostgresStore:
                     await self._locks.execute("SELECT pg_advisory_unlock(%s)", (_lock_key(table_id),))
             except psycopg.Error:
                 await self._lost_locks()
+        await self._lead_notice(table_id, "free")
+
+    async def ask_lead(self, table_id: str) -> None:
+        await self._lead_notice(table_id, "wanted")
+
+    async def _lead_notice(self, table_id: str, what: str) -> None:
+        """Tell the processes holding the table that its lead is ``free`` or ``wanted`` (a lost notice only
+        delays a hand-over: the lead itself is the advisory lock)."""
+        note = json.dumps({"t": table_id, "n": 0, "lead": what})
+        try:
+            async with self._connection() as conn:
+                await conn.execute("SELECT pg_notify(%s, %s)", (TABLE_CHANNEL + table_id, note))
+        except StoreError as error:
+            log.error("table %s: could not tell that its lead is %s: %s", table_id, what, error)
 
     async def _lost_locks(self) -> None:
         """The lock connection failed: its locks are gone (PostgreSQL released them with the session)."""
@@ -532,7 +542,9 @@ class PostgresStore:
         delay = 0.1
         while True:
             try:
-                async with await _ListeningConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                    # Notices that come in with a statement's answer (a LISTEN's) are handed over by psycopg.
+                    conn.add_notify_handler(lambda note: self._heard(note.channel, note.payload))
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {self._control}")
                     self._listened = set()
@@ -546,18 +558,53 @@ class PostgresStore:
                     if self._resync is not None:
                         self._resync()
                     while True:
-                        # One batch at a time (a batch is always delivered whole), then the channels followed.
-                        async for note in conn.notifies(stop_after=1):
-                            if note.channel != self._control:
-                                self._deliver(note.payload)
-                        if self._synced or self._listened != self._following:
-                            await self._sync_listens(conn)
+                        await self._hear(conn)
+                        await self._sync_listens(conn)
             except psycopg.Error as error:
                 if self.listening:
                     log.error("lost the database connection that listens for events: %s", _one_line(error))
             self.listening = False
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+
+    async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Pass on the notices as they come until the channels followed change; a :class:`psycopg.Error` if the
+        connection fails.
+
+        The notices are read by a callback of the event loop's, on the socket's readiness, rather than by
+        ``conn.notifies()``: that wakes this task, registers the socket with the loop again and arms a timer at
+        every batch, which a process pays once or more per move it commits (it hears its own notices too).
+        """
+        loop = asyncio.get_running_loop()
+        pgconn, encoding = conn.pgconn, conn.info.encoding
+        changed: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+                while (note := pgconn.notifies()) is not None:
+                    self._heard(note.relname.decode(encoding), note.extra.decode(encoding))
+            except psycopg.Error as error:
+                if not changed.done():
+                    changed.set_exception(error)
+                return
+            if (self._synced or self._listened != self._following) and not changed.done():
+                changed.set_result(None)
+
+        loop.add_reader(conn.fileno(), readable)
+        try:
+            readable()  # what came in meanwhile (the socket may not be readable again for it)
+            await changed
+        finally:
+            loop.remove_reader(conn.fileno())
+
+    def _heard(self, channel: str, payload: str) -> None:
+        if channel == self._control:
+            return  # only wakes the listener, which then listens to the channels followed
+        try:
+            self._deliver(payload)
+        except Exception:  # one notice: the listening goes on
+            log.exception("could not pass on a notice on %s", channel)
 
     async def _sync_listens(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Listen to the channels of the tables followed now, and no other; then tell those who wait for it."""
@@ -594,12 +641,12 @@ class PostgresStore:
         self._following.discard(table_id)
 
     def _deliver(self, payload: str) -> None:
-        # Every process hears every event of the site: most (moves of tables held elsewhere, and this process's
-        # own) are passed on from the notice's head alone, unparsed.
+        # A process hears every event of the tables it holds, its own among them: most (its own, and those
+        # already read) are passed on from the notice's head alone, unparsed.
         head = _HEAD.match(payload)
         if head is not None and self._notice is not None and self._wants is not None:
             table_id, no = head[1], int(head[2])
-            if not self._wants(table_id, no) and not any(mark in payload for mark in _LOBBY_MARKS):
+            if not self._wants(table_id, no) and not any(mark in payload for mark in _MARKS):
                 self._notice(table_id, no, None)
                 return
         try:
@@ -609,6 +656,8 @@ class PostgresStore:
                 event = {"type": "table_created", "config": note["c"], "created": float(note.get("at", 0))}
             elif note.get("f"):  # its match is over
                 event = {"type": "table_finished"}
+            elif note.get("lead") in ("free", "wanted"):
+                event = {"type": f"lead_{note['lead']}"}
         except (ValueError, KeyError, TypeError):
             log.error("ignored a malformed notice on %s", CHANNEL)
             return

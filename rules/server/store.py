@@ -153,14 +153,16 @@ class Store(Protocol):
         """The events of a table numbered above ``after``, in order."""
         ...
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None: ...
-
-    async def open_tables_of(self, creator: str) -> int:
-        """How many tables ``creator`` made whose match is not over and that are not asleep (site-wide)."""
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+        """Add a table unless ``creator`` already made ``limit`` (``0``: no limit) whose match is not over and that
+        are not asleep, site-wide; whether it was added. The count and the insert are one step: two creates at
+        once, on any processes, cannot both pass the limit."""
         ...
 
-    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        """Commit event ``no`` of a table; raises :class:`StoreConflict` if that number is taken."""
+    def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue event ``no`` of a table for commit: the future is done once it is committed (or fails with
+        :class:`StoreConflict` if that number is taken). The commit happens whether or not anyone still awaits it.
+        A future rather than a coroutine: awaited in a :func:`asyncio.shield`, it needs no task of its own."""
         ...
 
     async def finish(self, table_id: str) -> None: ...
@@ -179,7 +181,14 @@ class Store(Protocol):
         """Try to take the table's lead (held until released or this process dies); whether it is held."""
         ...
 
-    async def release_lead(self, table_id: str) -> None: ...
+    async def release_lead(self, table_id: str) -> None:
+        """Let the table's lead go. (A shared store) the processes holding the table hear it (``lead_free``)."""
+        ...
+
+    async def ask_lead(self, table_id: str) -> None:
+        """(A shared store) ask the process leading the table to hand its lead over (``lead_wanted``): the clock and
+        the computer seats follow the players (see :meth:`rules.server.hub.Hub.hand_over`)."""
+        ...
 
     def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         """Call ``notice`` for events other processes commit; ``resync`` when some may have been missed.
@@ -189,7 +198,8 @@ class Store(Protocol):
         unless it is a seat or hand event (which the lobby shows).
 
         Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
-        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``).
+        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``),
+        and, to the processes holding a table, that its lead is free (``lead_free``) or wanted (``lead_wanted``).
         """
         ...
 
@@ -310,6 +320,9 @@ class EventStore:
     async def release_lead(self, table_id: str) -> None:
         pass
 
+    async def ask_lead(self, table_id: str) -> None:
+        pass
+
     def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         pass  # nobody else writes to the file
 
@@ -342,21 +355,21 @@ class EventStore:
         except sqlite3.Error as error:
             raise StoreError(f"the database could not be read: {error}") from None
 
-    async def open_tables_of(self, creator: str) -> int:
+    async def _open_tables_of(self, creator: str) -> int:
+        def count() -> int:
+            db = sqlite3.connect(self.path, timeout=10)
+            try:
+                row = db.execute(
+                    "SELECT count(*) FROM tables WHERE creator = ? AND finished = 0 AND asleep = 0", (creator,)
+                ).fetchone()
+            finally:
+                db.close()
+            return int(row[0])
+
         try:
-            return await asyncio.to_thread(self._open_tables_of, creator)
+            return await asyncio.to_thread(count)
         except sqlite3.Error as error:
             raise StoreError(f"the database could not be read: {error}") from None
-
-    def _open_tables_of(self, creator: str) -> int:
-        db = sqlite3.connect(self.path, timeout=10)
-        try:
-            row = db.execute(
-                "SELECT count(*) FROM tables WHERE creator = ? AND finished = 0 AND asleep = 0", (creator,)
-            ).fetchone()
-        finally:
-            db.close()
-        return int(row[0])
 
     def _load(self, table_id: str) -> StoredTable | None:
         db = sqlite3.connect(self.path, timeout=10)
@@ -374,7 +387,11 @@ class EventStore:
 
     # --- writing ---------------------------------------------------------------------------------
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str) -> None:
+    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+        # One process writes this file, and its hub creates tables one at a time: nothing can come between the
+        # count and the insert.
+        if limit and await self._open_tables_of(creator) >= limit:
+            return False
         await self._submit(
             [
                 (
@@ -383,10 +400,11 @@ class EventStore:
                 )
             ]
         )
+        return True
 
-    async def append(self, table_id: str, no: int, body: dict[str, Any]) -> None:
-        """Commit event ``no`` of a table; returns once it is on disk."""
-        await self._submit(
+    def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue event ``no`` of a table for commit; the future is done once it is on disk."""
+        return self._queue(
             [("INSERT INTO events (table_id, no, body) VALUES (?, ?, ?)", (table_id, no, json.dumps(body)))]
         )
 
@@ -399,12 +417,15 @@ class EventStore:
         await self._submit([("UPDATE tables SET asleep = ? WHERE id = ?", (int(asleep), table_id))])
 
     async def _submit(self, writes: list[_Write]) -> None:
+        await self._queue(writes)
+
+    def _queue(self, writes: list[_Write]) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         if not self._gathering:
             loop.call_soon(self._hand_over)
         self._gathering.append((writes, loop, done))
-        await done
+        return done
 
     def _hand_over(self) -> None:
         self._jobs.put(self._gathering)

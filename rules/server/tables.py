@@ -17,8 +17,9 @@ The server's own moves (the deal, computer seats, a move forced by the clock) ar
 by a per-table driver task; computer players think in worker processes, off the event loop
 (see :mod:`rules.server.bots`). When several processes share the database, only the one
 holding the table's lead makes them (the others keep trying to take it over, once a second,
-while there is such work to do), and events committed elsewhere are applied and announced
-here as they are heard of (:meth:`Table.absorb_soon`).
+while there is such work to do, and a process its players are connected to asks a leader
+serving none of them for it: :meth:`Table.take_lead`), and events committed elsewhere are
+applied and announced here as they are heard of (:meth:`Table.absorb_soon`).
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ log = logging.getLogger("rules.server")
 
 LEAD_RETRY = 1.0
 """Seconds between attempts to take over a table's lead held by another process (which may have died)."""
+
+ASK_SECONDS = 5.0
+"""Seconds at least between two requests of a process serving a table's players to the table's leader elsewhere
+to hand the lead over (see :meth:`Table.take_lead`)."""
 
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
@@ -255,6 +260,8 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._claiming = False
+        self._asking = False
+        self._asked_at = -ASK_SECONDS
         self._absorbing = False
         self._retry: asyncio.TimerHandle | None = None
         self._heard: dict[int, Record | None] = {}
@@ -526,11 +533,18 @@ class Table:
             await asyncio.shield(self._store.finish(self.id))
         self._announce()
 
-    async def _append(self, no: int, stored: Record) -> None:
+    def _append(self, no: int, stored: Record) -> asyncio.Future[None]:
+        """Queue event ``no``'s commit; the future is done once it is committed (counted in the metrics then)."""
         started = time.perf_counter()
-        await self._store.append(self.id, no, stored)
-        metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
-        metrics.EVENTS.labels(stored["by"]).inc()
+
+        def counted(done: asyncio.Future[None]) -> None:
+            if not done.cancelled() and done.exception() is None:
+                metrics.COMMIT_SECONDS.observe(time.perf_counter() - started)
+                metrics.EVENTS.labels(stored["by"]).inc()
+
+        committed = self._store.append(self.id, no, stored)
+        committed.add_done_callback(counted)
+        return committed
 
     async def _lost_race(self) -> None:
         """Another process committed this event number first: catch up with it, refuse as ``stale``."""
@@ -591,6 +605,8 @@ class Table:
             text = texts.get(conn.seat)
             conn.send(text if text is not None else self.render(resync=False)[conn.seat])
         self.kick()
+        if self.connections:
+            self.take_lead(ask=True)  # while the clock runs or a server move is due, led from elsewhere
 
     def new_hand_record(self) -> Record:
         seed = str(secrets.randbits(128))
@@ -672,15 +688,43 @@ class Table:
             # running restarts this when it runs out, so a healthy lead elsewhere costs no queries meanwhile).
             while self._server_work() is not None or (self.deadline is not None and time.time() >= self.deadline):
                 if await self._store.claim_lead(self.id):
-                    log.info("table %s: this process leads it now", self.id)
                     self._claiming = False
-                    self.kick()
-                    if self.deadline is not None and time.time() >= self.deadline:
-                        self._spawn(self._time_out(self.event_no))
+                    self._leading()
                     return
                 await asyncio.sleep(LEAD_RETRY)
         finally:
             self._claiming = False
+
+    def _leading(self) -> None:
+        """The lead came here: make what is due."""
+        log.info("table %s: this process leads it now", self.id)
+        self.kick()
+        if self.deadline is not None and time.time() >= self.deadline:
+            self._spawn(self._time_out(self.event_no))
+
+    def take_lead(self, *, ask: bool) -> None:
+        """(A shared database; players or spectators connected here) lead this table if it needs a leader (a clock
+        runs, or a server move is due) and none leads it; else, if ``ask``, ask its leader to hand the lead over: a
+        leader serving none of its players does (see :meth:`~rules.server.hub.Hub.hand_over`). Asked on a hello
+        and after each event, at most every :data:`ASK_SECONDS` (each time a query, and a notice if it is led)."""
+        if self.asleep or self.resting() or self._store.leads(self.id):
+            return
+        if ask:
+            if self._asking or time.monotonic() < self._asked_at + ASK_SECONDS:
+                return
+            self._asking, self._asked_at = True, time.monotonic()
+        # Not asking (the lead was freed): at once, even while an ask is under way (it may be what freed it).
+        self._spawn(self._take_lead(ask))
+
+    async def _take_lead(self, ask: bool) -> None:
+        try:
+            if await self._store.claim_lead(self.id):
+                self._leading()
+            elif ask:
+                await self._store.ask_lead(self.id)
+        finally:
+            if ask:
+                self._asking = False
 
     def _server_work(self) -> str | None:
         if self.match_over:

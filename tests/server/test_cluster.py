@@ -1,23 +1,32 @@
 """Two server processes on one real PostgreSQL database, each deciding on the committed truth.
 
 A token, a seat or an event committed on one process counts on the other at once (read your
-writes), and a seat's credentials end on every process when it is left. The two processes are
-started once for the module.
+writes), a seat's credentials end on every process when it is left (no stale token's move is
+ever stored), the per-address table limit holds exactly against creates racing on both, and a
+table's lead (its clock) follows its players. The two processes are started once for the
+module (the limit's race starts two of its own).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import http.client
+import itertools
 import json
+import random
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import psycopg
 import pytest
 import websockets
 from postgres import drop_database, fresh_database
-from server_helpers import Seat, Server, play_until
+from server_helpers import Seat, Server, choose, play_until
 from websockets.exceptions import ConnectionClosed
 
 FAST = {
@@ -161,3 +170,186 @@ def test_a_process_holds_only_the_tables_it_has_a_use_for(pair: tuple[Server, Se
         await seat.close()
 
     asyncio.run(back_on_b())
+
+
+def _create_from(server: Server, address: str) -> int:
+    """POST /api/tables to ``server`` from the loopback ``address`` (any of 127/8): the HTTP status."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(address, 0))
+    try:
+        conn.request(
+            "POST", "/api/tables", body=json.dumps({"players": 2}), headers={"Content-Type": "application/json"}
+        )
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_creates_racing_on_two_processes_never_pass_the_per_address_limit() -> None:
+    """Eight creates at once from one address, half on each process, limit 3: exactly 3 tables, round after round."""
+    database = fresh_database()
+    a, b = (Server(database, **FAST | {"TRUMPS_MAX_TABLES_PER_CLIENT": "3"}) for _ in "ab")
+    try:
+        a.start(), b.start()
+        for round_no in range(10):
+            address = f"127.0.0.{20 + round_no}"
+            start = threading.Barrier(8)
+
+            def create(server: Server, address: str = address, start: threading.Barrier = start) -> int:
+                start.wait()
+                return _create_from(server, address)
+
+            with ThreadPoolExecutor(8) as pool:
+                statuses = sorted(pool.map(create, [a, b] * 4))
+            assert statuses == [200] * 3 + [429] * 5, (address, statuses)
+            with psycopg.connect(database) as conn:
+                row = conn.execute("SELECT count(*) FROM tables WHERE creator = %s", (address,)).fetchone()
+            assert row is not None and row[0] == 3, (address, row)
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
+
+
+_MOVES = ("choose_trump", "lead", "beat", "second", "take")
+
+
+def _own_moves(seat: Seat) -> set[int]:
+    """The event numbers of the moves ``seat`` was told were its own as they happened (resyncs left out)."""
+    moves = set()
+    for text in seat.texts:
+        message = json.loads(text)
+        event = message.get("event") if message["type"] == "update" and not message["resync"] else None
+        if event and message["by"] == "player" and event.get("seat") == seat.seat and event["type"] in _MOVES:
+            moves.add(message["event_no"])
+    return moves
+
+
+def test_a_stale_token_never_moves_while_its_seat_is_left_and_taken_over(pair: tuple[Server, Server]) -> None:
+    """Seat 1's holder, connected to b, makes a move, then sends its next one again and again against the event
+    numbers the leave and the join will take while its seat is left and taken by a newcomer through a: 15 rounds.
+    In the stored events every move of seat 1 was made while its sender held the seat."""
+    a, b = pair
+    table_id = _create(a, join=False)["table"]["id"]
+    _, first = a.post(f"/api/tables/{table_id}/join", {"seat": 0})
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": 1})[1]["token"]]
+    holders: list[Seat] = []
+
+    async def to_seat_one(zero: Seat, holder: Seat) -> None:
+        """Play seat 0 (and start hands) until seat 1 is to move; both seats at the same event."""
+        while True:
+            while holder.event_no < zero.event_no or holder.last is None:
+                await holder.recv()
+            while zero.event_no < holder.event_no or zero.last is None:
+                await zero.recv()
+            if zero.last is not None and zero.last["hand_end"] and zero.moved_at < zero.event_no:
+                zero.moved_at = zero.event_no
+                await zero.send({"type": "next_hand", "last_seen": zero.event_no})
+            elif zero.my_turn():
+                await zero.play_one()
+            elif holder.my_turn():
+                return
+            await zero.update()
+
+    async def run() -> None:
+        zero = Seat(f"{a.ws}/ws/tables/{table_id}", first["token"], 0)
+        await zero.connect()
+        for _round in range(15):
+            holder = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[-1], 1)
+            holders.append(holder)
+            await holder.connect()
+            await to_seat_one(zero, holder)
+            await holder.play_one()  # a move of the seat's holder: kept
+            await to_seat_one(zero, holder)
+            assert holder.last is not None
+            seen, move = holder.event_no, choose(holder.last["view"], random.Random(holder.event_no))
+            taken_over = asyncio.Event()
+
+            async def stale_moves(
+                holder: Seat = holder, seen: int = seen, move: Any = move, taken_over: asyncio.Event = taken_over
+            ) -> None:
+                """Until the seat is taken over: the move against the event numbers of the leave and the join."""
+                with contextlib.suppress(ConnectionClosed):
+                    for guess in itertools.cycle((seen + 1, seen + 2)):
+                        if taken_over.is_set():
+                            return
+                        await holder.send({"type": "move", "event": move, "last_seen": guess})
+                        await asyncio.sleep(0.001)
+
+            def take_over(token: str = holder.token or "") -> str:
+                status, left = a.post(f"/api/tables/{table_id}/leave", {"token": token})
+                assert status == 200, left
+                status, joined = a.post(f"/api/tables/{table_id}/join", {"seat": 1})
+                assert status == 200, joined
+                return str(joined["token"])
+
+            async def taking_over(taken_over: asyncio.Event = taken_over) -> str:
+                try:
+                    return await asyncio.to_thread(take_over)
+                finally:
+                    taken_over.set()
+
+            _, token = await asyncio.gather(stale_moves(), taking_over())
+            tokens.append(token)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await holder.receive()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        await zero.close()
+
+    asyncio.run(run())
+    holder_no, free = -1, True
+    for no, record in enumerate(a.stored_events()[table_id], start=1):
+        if record["type"] in ("seat_taken", "seat_freed") and record["seat"] == 1:
+            holder_no, free = holder_no + (record["type"] == "seat_taken"), record["type"] == "seat_freed"
+        elif record["type"] in _MOVES and record["seat"] == 1 and record["by"] == "player":
+            assert not free, f"event {no}: seat 1 moved while the seat was free: {record}"
+            assert no in _own_moves(holders[holder_no]), f"event {no} is not a move of seat 1's holder then"
+    assert holder_no == len(holders)  # every take-over is in the store (the last newcomer never connected)
+
+
+def test_a_clock_follows_its_players_to_their_process(pair: tuple[Server, Server]) -> None:
+    """A clock table that a leads (it dealt the first hand) whose players both connect to b: a hands it over and
+    holds nothing of it any more, and b's clock plays on (a no longer applies the table's moves)."""
+    a, b = pair
+    _until(lambda: _held(a) == 0 and _held(b) == 0, "the tables of the earlier tests were let go")
+    table_id = _create(a, join=False, clock=1)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+
+    async def watch() -> None:
+        seats = [Seat(f"{b.ws}/ws/tables/{table_id}", token, seat) for seat, token in enumerate(tokens)]
+        for seat in seats:
+            await seat.connect()
+        await asyncio.to_thread(_until, lambda: _held(a) == 0, "a handed the table over")
+        clock_moves = 0
+        while clock_moves < 2:  # nobody plays: b's clock moves for them
+            clock_moves += (await seats[0].update())["by"] == "clock"
+        assert _held(a) == 0 and _held(b) == 1
+        for seat in seats:
+            await seat.close()
+
+    asyncio.run(watch())
+
+
+def test_a_leader_whose_players_left_it_hands_over_at_the_next_ask(pair: tuple[Server, Server]) -> None:
+    """A clock table with a player on each process keeps its lead on a (b's ask at hello is refused); once a's player
+    has gone, b asks again after a later event (at most every 5 s) and a hands the table over."""
+    a, b = pair
+    _until(lambda: _held(a) == 0, "a let the tables of the earlier tests go")
+    table_id = _create(a, join=False, clock=1)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+
+    async def watch() -> None:
+        on_a = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
+        on_b = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
+        await on_a.connect()
+        await on_b.connect()
+        while (await on_b.update())["by"] != "clock":  # a's clock: a kept the lead
+            pass
+        assert _held(a) == 1
+        await on_a.close()
+        await asyncio.to_thread(_until, lambda: _held(a) == 0, "a handed the table over", 15)
+        while (await on_b.update())["by"] != "clock":  # b's clock now
+            pass
+        assert _held(a) == 0
+        await on_b.close()
+
+    asyncio.run(watch())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import warnings
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -71,8 +72,10 @@ def test_a_refused_write_leaves_the_table_as_it_was(client: TestClient, monkeypa
         update = _updates_until(ws, lambda m: m["view"] and m["view"]["legal_moves"])
         move, seen = update["view"]["legal_moves"][0], update["event_no"]
 
-        async def refuse(self: EventStore, *args: object) -> None:
-            raise StoreError("the database refused the write: disk I/O error")
+        def refuse(self: EventStore, *args: object) -> asyncio.Future[None]:
+            refused: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            refused.set_exception(StoreError("the database refused the write: disk I/O error"))
+            return refused
 
         with monkeypatch.context() as patched:
             patched.setattr(EventStore, "append", refuse)

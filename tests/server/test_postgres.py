@@ -378,14 +378,19 @@ def test_an_older_database_is_upgraded_in_place(database: str) -> None:
 
 
 def test_the_clock_goes_on_when_its_process_dies(servers: list[Server]) -> None:
-    """A table with a clock, both players connected to b while a leads it: a is killed, b's clock takes over."""
+    """A table with a clock, a player connected to each process while a leads it: a is killed, b's clock takes
+    over."""
     a, b, _ = servers
     a.start(), b.start()
     table_id = _table(a, clock=1)
     tokens = [_join(a, table_id, seat) for seat in (0, 1)]  # a deals the first hand, so a leads the table
 
     async def watch() -> None:
-        seats = [Seat(f"{b.ws}/ws/tables/{table_id}", token, seat) for seat, token in enumerate(tokens)]
+        # a keeps the lead: one of the players is connected to it (else it would hand the table over to b).
+        seats = [
+            Seat(f"{server.ws}/ws/tables/{table_id}", token, seat)
+            for seat, (server, token) in enumerate(zip((b, a), tokens, strict=True))
+        ]
         for seat in seats:
             await seat.connect()
         while (await seats[0].update())["by"] != "clock":  # nobody plays: a's clock moves for them
