@@ -1,7 +1,7 @@
 """Solver benchmark: how long the exact duel solver takes on random positions.
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
-[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N]``.
+[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -18,7 +18,9 @@ every settled position again with the exact Boolean search alone (the solver wit
 proof-number search) and reports any disagreement where both settle. ``--max-nodes N`` bounds
 each position by nodes as well as by ``--limit``: the node counts do not depend on the
 machine's load, so a run with a generous ``--limit`` and ``--max-nodes`` is the same on any
-machine (at 140,000 nodes a second, 1,400,000 nodes are 10 s).
+machine (at 140,000 nodes a second, 1,400,000 nodes are 10 s). ``--only 0,7,15`` solves only
+those positions of the sample (numbered from 0 in the order printed without it), the same
+positions as in the full run: a fixed development set for comparing node counts.
 """
 
 from __future__ import annotations
@@ -88,14 +90,22 @@ def main() -> None:
     parser.add_argument("--solve", action="store_true", help="time Solver.solve: the value and every move's value")
     parser.add_argument("--check", type=float, default=0.0, help="seconds to re-solve with the Boolean search alone")
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
+    parser.add_argument("--only", default=None, help="solve only these positions of the sample, e.g. 0,7,15")
     args = parser.parse_args()
+    only = None if args.only is None else {int(index) for index in args.only.split(",")}
     rng = random.Random(args.seed)
-    times, nodes, solved = [], 0, 0
+    times: list[float] = []
+    counts: list[int] = []
+    solved = 0
     moves = unsettled = checked = disagreements = 0
-    while len(times) < args.positions:
+    index = -1
+    while index + 1 < args.positions:
         cards = rng.randint(2, args.cards) if args.up_to else args.cards
         state = game_position(rng, cards) if args.from_games else random_position(rng, cards)
         if state is None:
+            continue
+        index += 1
+        if only is not None and index not in only:
             continue
         solver = Solver(max_nodes=args.max_nodes, seconds=args.limit, proof_numbers=not args.no_proof_numbers)
         start = time.perf_counter()
@@ -123,11 +133,11 @@ def main() -> None:
                 disagreements += other != value
                 note += "  check: agrees" if other == value else f"  CHECK DISAGREES: {other}"
         times.append(elapsed)
-        nodes += solver.nodes
+        counts.append(solver.nodes)
         sizes = "+".join(str(h.bit_count()) for h in state.hands)
         print(
-            f"hands {sizes:>5} pile {len(state.pile):2}  value {value!s:>4}  {elapsed:7.3f} s  {solver.nodes:>9} nodes"
-            + note,
+            f"{index:3}  hands {sizes:>5} pile {len(state.pile):2}  value {value!s:>4}  {elapsed:7.3f} s"
+            f"  {solver.nodes:>9} nodes{note}",
             flush=True,
         )
     nodes_bound = f" and {args.max_nodes:,} nodes" if args.max_nodes else ""
@@ -135,11 +145,12 @@ def main() -> None:
     size = f"up to {args.cards}" if args.up_to else str(args.cards)
     shown_high = f"> {args.limit:g}" if high >= args.limit else f"{high:.3f}"
     print(
-        f"{args.positions} positions, {size} cards in hands: median {statistics.median(times):.3f} s "
+        f"{len(times)} positions, {size} cards in hands: median {statistics.median(times):.3f} s "
         f"({sure:.0%} interval for the median: {low:.3f} to {shown_high} s), "
-        f"solved within {args.limit:g} s{nodes_bound}: {solved}/{args.positions}, "
+        f"solved within {args.limit:g} s{nodes_bound}: {solved}/{len(times)}, "
         f"within 1 s: {sum(t <= 1 for t in times)}, "
-        f"{nodes / sum(times):,.0f} nodes/s"
+        f"{sum(counts) / sum(times):,.0f} nodes/s; nodes: median {statistics.median(counts):,.0f}, "
+        f"total {sum(counts):,}"
     )
     if args.solve:
         print(f"moves of the settled positions: {moves}, left unsettled within the budget: {unsettled}")

@@ -26,19 +26,36 @@ def test_bench_text_names_both_paths() -> None:
     assert "machine" in result.stdout and "search" in result.stdout and "yardstick" in result.stdout
 
 
+def run_solver_benchmark(*extra: str) -> tuple[list[str], str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.solver", "--cards", "6", "--positions", "4", "--limit", "20", *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    *positions, summary = result.stdout.splitlines()
+    return positions, summary
+
+
 def test_solver_benchmark_runs_and_prints_its_figures() -> None:
     for extra, size in (([], "6"), (["--no-proof-numbers"], "6"), (["--up-to"], "up to 6")):
-        result = subprocess.run(
-            [sys.executable, "-m", "benchmarks.solver", "--cards", "6", "--positions", "4", "--limit", "20", *extra],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert result.returncode == 0, result.stderr
-        *positions, summary = result.stdout.splitlines()
-        sizes = [sum(int(n) for n in line.split()[1].split("+")) for line in positions]
+        positions, summary = run_solver_benchmark(*extra)
+        sizes = [sum(int(n) for n in line.split()[2].split("+")) for line in positions]
         assert len(sizes) == 4 and all(2 <= n <= 6 if extra == ["--up-to"] else n == 6 for n in sizes), sizes
         assert f"4 positions, {size} cards in hands" in summary and "solved within 20 s: 4/4" in summary, summary
+
+
+def test_the_solver_benchmark_can_solve_a_fixed_subset_of_its_sample() -> None:
+    # --only picks positions of the same sample: the same sizes, values and node counts as in the full run.
+    def fixed(line: str) -> list[str]:
+        index, _, sizes, _, pile, _, value, _, _, nodes, *_ = line.split()
+        return [index, sizes, pile, value, nodes]
+
+    everything, _ = run_solver_benchmark()
+    subset, summary = run_solver_benchmark("--only", "1,3")
+    assert [fixed(line) for line in subset] == [fixed(everything[1]), fixed(everything[3])]
+    assert summary.startswith("2 positions"), summary
 
 
 def test_the_median_interval_holds_the_median_with_the_confidence_it_claims() -> None:
