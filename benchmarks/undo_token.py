@@ -7,7 +7,8 @@ replays each move list the way search does (``legal_moves``, ``apply``, then ``u
 move, last first) with two versions of ``apply`` taking turns in the same process, ``--rounds``
 times each, so that other work on the machine slows both alike: the committed
 :mod:`rules.generated_step`, whose token is a plain tuple, and the same code returning a named
-tuple built the cheapest way Python offers (``tuple.__new__(Undo, (...))``, not the named tuple's
+tuple, the token's own names (:class:`rules.step.UndoFields`), built the cheapest way Python
+offers (``tuple.__new__(UndoFields, (...))``, not the named tuple's
 own ``__new__``, which costs twice as much again). Prints the best time per ply of each and the
 difference. The named version is compiled here from the committed module's text with one line
 changed; it is a measurement, never played by the engine.
@@ -20,34 +21,23 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from rules import core, generated_step
+from rules.step import UndoFields
 
 PLAIN = "    return (seat, phase, pile, hand, out_order, outcome, state.counted)\n"
 NAMED = "    return new(Undo, (seat, phase, pile, hand, out_order, outcome, state.counted))\n"
 
 
-class Undo(NamedTuple):
-    """The token with names, as the named version returns it."""
-
-    seat: int
-    phase: int
-    pile: tuple[int, ...]
-    hand: int
-    out_order: tuple[int, ...]
-    outcome: Any
-    counted: Any
-
-
 def named_apply() -> Callable[[core.State, int], Any]:
-    """The committed ``apply`` with its one ``return`` line building an :class:`Undo` instead of a tuple."""
+    """The committed ``apply`` with its ``return`` line building a :class:`rules.step.UndoFields` instead."""
     source = Path(generated_step.__file__).read_text(encoding="utf-8")
     if source.count(PLAIN) != 1:
         raise SystemExit(f"{generated_step.__file__} no longer returns its token as this benchmark expects")
     namespace: dict[str, Any] = {"__name__": "named_step"}
     exec(compile(source.replace(PLAIN, NAMED), "<named undo token>", "exec"), namespace)
-    namespace.update(Undo=Undo, new=tuple.__new__)
+    namespace.update(Undo=UndoFields, new=tuple.__new__)
     return namespace["apply"]  # type: ignore[no-any-return]
 
 
