@@ -17,6 +17,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from rules.compiled import activate
+
+activate()  # before any module of the rules is imported: the compiled path, where built (see rules.compiled)
+
 if TYPE_CHECKING:
     from rules.events import (
         Beat,

@@ -42,7 +42,16 @@ from rules.table import STATES, TRANSITIONS
 
 # Phases: the table's states, numbered for speed. PHASE_NAMES gives their names. The last three
 # are transient (left within the event that entered them): no log, state or position shows them.
-TRUMP_CHOICE, DEAL, LEAD, RESPOND, SECOND, FINISHED, SIXES, TIE_CHECK, TURN = range(9)
+# (One a line, not unpacked from a range: mypyc, which compiles this module, types them so.)
+TRUMP_CHOICE = 0
+DEAL = 1
+LEAD = 2
+RESPOND = 3
+SECOND = 4
+FINISHED = 5
+SIXES = 6
+TIE_CHECK = 7
+TURN = 8
 PHASE_NAMES: tuple[str, ...] = STATES
 PHASE_NUMBERS = {name: number for number, name in enumerate(PHASE_NAMES)}
 
@@ -276,10 +285,19 @@ class State:
 
     def restore(self, other: State) -> None:
         """Become a copy of ``other`` (which is left alone)."""
-        for name in State.__slots__:
-            setattr(self, name, getattr(other, name))
+        self.trumps = other.trumps
+        self.must_beat = other.must_beat
+        self.pass_sixes = other.pass_sixes
         self.hands = other.hands.copy()
+        self.pile = other.pile
+        self.to_act = other.to_act
+        self.phase = other.phase
+        self.out_order = other.out_order
+        self.outcome = other.outcome
         self.seen = other.seen.copy()
+        self.counted = other.counted
+        self.repeats = other.repeats
+        self.news = other.news
 
     def key(self) -> PositionKey:
         """The position compared by the repetition rule: hands, pile, player to act, phase."""

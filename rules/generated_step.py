@@ -28,9 +28,9 @@ from rules.core import (
     take_mask,
     third_time_round,
 )
-from rules.step import NoTransition, Undo
+from rules.step import NOTHING_COUNTED, NoTransition, Undo
 
-STEPS_SHA256 = "ad65b34a6a930a8e3f5418bd6d6acdd6306f8365deb703617df9eea0b163addf"
+STEPS_SHA256 = "fbcc8701c52fa548217bbc496e4e76cd3ef65d03237a7291889ef58f19f8b3ae"
 
 MOVES_0, MOVES_1, MOVES_2, MOVES_3, MOVES_4 = MOVES_BY_BYTE
 
@@ -42,7 +42,7 @@ def apply(state: State, move: int) -> Undo:
     hand = state.hands[seat]
     out_order = state.out_order
     outcome = state.outcome
-    state.counted = None
+    state.counted = NOTHING_COUNTED
     if move == TAKE:
         if phase == 3:  # respond
             take_cards(state, move)

@@ -43,6 +43,14 @@ _TAKE = PACK_SIZE  # rules.core.TAKE (core imports this module, so it is not imp
 _PHASES = {name: number for number, name in enumerate(STATES)}
 
 
+NOTHING_COUNTED: PositionKey | None = None
+"""What a move leaves in :attr:`State.counted <rules.core.State>` unless it counts a position (then the position).
+
+A name, not the literal ``None``: after ``state.counted = None`` mypy takes the attribute for ``None`` until
+the end of the function, across the calls that set it, and mypyc, which compiles the step
+(:mod:`rules.compiled`), would check it at run time as ``None``.
+"""
+
 Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", "PositionKey | None"]
 """What :attr:`Compiled.apply` returns, for :func:`undo`: the values a move may change, before it, at the
 positions :class:`UndoFields` names: the seat that moved, the phase, the pile, that seat's hand (the only
@@ -199,7 +207,7 @@ def python_of_steps(
         "    hand = state.hands[seat]",
         "    out_order = state.out_order",
         "    outcome = state.outcome",
-        "    state.counted = None",
+        "    state.counted = NOTHING_COUNTED",
         "    if move == TAKE:",
     ]
     takes = _branches({phase: _lines(take, " " * 12) for phase, (_, take) in enumerate(play) if take is not None})
@@ -276,7 +284,7 @@ def module_of_steps(compiled: Compiled) -> str:
             "    MOVES_BY_BYTE,",
             *(f"    {name}," for name in core_names),
             ")",
-            "from rules.step import NoTransition, Undo",
+            "from rules.step import NOTHING_COUNTED, NoTransition, Undo",
             "",
             f'STEPS_SHA256 = "{steps_digest(compiled.source)}"',
             "",
@@ -377,7 +385,7 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         group: tuple[Step, ...] | None = steps.get((trigger, state.phase))
         if group is None:
             raise NoTransition(trigger, state.phase)
-        state.counted = None
+        state.counted = NOTHING_COUNTED
         while group is not None:
             for step in group:
                 if all(condition(state, data) for condition in step.conditions):
@@ -391,7 +399,7 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         seat = state.to_act
         phase = state.phase
         before = (seat, phase, state.pile, state.hands[seat], state.out_order, state.outcome)
-        state.counted = None
+        state.counted = NOTHING_COUNTED
         trigger = "take" if move == _TAKE else card_triggers[phase]
         if trigger is None:
             raise NoTransition("card", phase)
