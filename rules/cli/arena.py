@@ -21,7 +21,7 @@ from rules.locale import N_, Message, _, english, ngettext, number, percent, sai
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from rules.players.arena import ArenaResult, PairResult
+    from rules.players.arena import ArenaResult, Moves, PairResult
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_(
@@ -125,8 +125,32 @@ def _table(result: ArenaResult) -> Table:
             shown.append(f"{bot} ≤ {number(float(bound['at_most']), sign=True)}")
     why = [sweep_reason(*sweep) for sweep in _sweeps(result)]
     elo = _("Elo: {ratings}").format(ratings=", ".join(shown))
-    table.caption = elo + "".join(f"\n{line}" for line in dict.fromkeys(why))
+    exact = [exact_play_line(bot, moves) for bot, moves in result.exact_play().items()]
+    table.caption = elo + "".join(f"\n{line}" for line in [*dict.fromkeys(why), *exact])
     return table
+
+
+def exact_play_line(bot: str, moves: Moves) -> str:
+    """How often a bot with a solver played exactly, in the language spoken.
+
+    >>> from rules.players.arena import Moves
+    >>> exact_play_line("perfect", Moves(610, exact=143, unsettled=28))
+    'perfect: played exactly at 143 of 610 moves (solver asked at 171; 28 not settled within its budget)'
+    """
+    assert moves.exact is not None and moves.unsettled is not None
+    return ngettext(
+        "{bot}: played exactly at {exact} of {moves} move "
+        "(solver asked at {asked}; {unsettled} not settled within its budget)",
+        "{bot}: played exactly at {exact} of {moves} moves "
+        "(solver asked at {asked}; {unsettled} not settled within its budget)",
+        moves.moves,
+    ).format(
+        bot=bot,
+        exact=number(moves.exact),
+        moves=number(moves.moves),
+        asked=number(moves.exact + moves.unsettled),
+        unsettled=number(moves.unsettled),
+    )
 
 
 def _check_noise(spec: str) -> None:

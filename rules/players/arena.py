@@ -16,6 +16,26 @@ draw otherwise. Bots choose their trumps themselves.
 Elo ratings are fitted to all results (a draw scores one half for each side), with one
 virtual draw added to every pair so that a clean sweep gives a finite figure; the first
 bot is rated 0.
+
+The arena also counts, per bot over all its games, its moves of play (every move after the
+trump choice: :class:`Moves`). For a bot that plays exactly where its solver settles the
+position (``perfect`` or ``solver``: it keeps the counters
+:attr:`~rules.players.perfect.PerfectPlayer.solved_moves` and
+:attr:`~rules.players.perfect.PerfectPlayer.unsolved_moves`), it counts too how many of them
+it made exactly (the solver settled the position's value within its budget) and at how many
+the solver was asked but did not settle the value (MCTS chose). Each game's counts come back
+with its result, from the worker process when games are played in parallel. The JSON of the
+arena (``trumps arena --json``, :meth:`ArenaResult.as_dict`) carries them as
+``"exact_play"``: for each such bot (and for no other) an object with
+
+- ``"moves"``: its moves of play in all its games;
+- ``"exact"``: the moves made exactly;
+- ``"asked"``: the moves at which its solver was asked (``exact`` + ``unsettled``);
+- ``"unsettled"``: the moves at which the solver was asked and did not settle the value within
+  its budget.
+
+The moves made without asking the solver (too many cards in the hands, or three or four
+players) are ``moves - asked``.
 """
 
 from __future__ import annotations
@@ -61,15 +81,75 @@ def play_game(bots: Sequence[Player], seed: int) -> Game:
     return game
 
 
-def play_out(game: Game, bots: Sequence[Player]) -> None:
-    """Play ``game`` to its end, ``bots[seat]`` choosing for each seat and the seeded deal for chance."""
+def play_out(game: Game, bots: Sequence[Player]) -> list[int]:
+    """Play ``game`` to its end, ``bots[seat]`` choosing for each seat and the seeded deal for chance.
+
+    Returns the moves of play each seat made (its moves after the trump choice).
+    """
+    moves = [0] * len(bots)
     while not game.is_over():
         if game.phase == "deal":
             game.push(game.sample_deal())
             continue
         seat = game.to_act
         assert seat is not None
+        if game.phase != "trump_choice":
+            moves[seat] += 1
         game.push(bots[seat].choose(game.view(seat)))
+    return moves
+
+
+@dataclass(frozen=True)
+class Moves:
+    """A bot's moves of play (after the trump choice) and, for a bot with a solver, how many it made exactly.
+
+    ``exact`` and ``unsettled`` are ``None`` for a bot that keeps no such counters (it never asks a solver).
+
+    >>> Moves(40, exact=9, unsettled=2) + Moves(30, exact=0, unsettled=1)
+    Moves(moves=70, exact=9, unsettled=3)
+    >>> Moves(70, 9, 3).asked, Moves(70).asked
+    (12, None)
+    """
+
+    moves: int = 0
+    exact: int | None = None
+    """Moves made exactly: the solver settled the position's value within its budget."""
+    unsettled: int | None = None
+    """Moves at which the solver was asked and did not settle the value within its budget (MCTS chose)."""
+
+    @property
+    def asked(self) -> int | None:
+        """Moves at which the solver was asked: settled or not."""
+        if self.exact is None or self.unsettled is None:
+            return None
+        return self.exact + self.unsettled
+
+    def __add__(self, other: Moves) -> Moves:
+        if self.exact is None and other.exact is None:
+            return Moves(self.moves + other.moves)
+        return Moves(
+            self.moves + other.moves,
+            (self.exact or 0) + (other.exact or 0),
+            (self.unsettled or 0) + (other.unsettled or 0),
+        )
+
+    def as_dict(self) -> dict[str, int]:
+        """The fields of ``"exact_play"`` in the arena's JSON (for a bot with the counters)."""
+        return {
+            "moves": self.moves,
+            "exact": self.exact or 0,
+            "asked": self.asked or 0,
+            "unsettled": self.unsettled or 0,
+        }
+
+
+def moves_of(bot: Player, moves: int) -> Moves:
+    """``bot``'s ``moves`` of play in a game, with its exact and unsettled moves if it counts them."""
+    exact = getattr(bot, "solved_moves", None)
+    unsettled = getattr(bot, "unsolved_moves", None)
+    if isinstance(exact, int) and isinstance(unsettled, int):
+        return Moves(moves, exact, unsettled)
+    return Moves(moves)
 
 
 @dataclass(frozen=True)
@@ -83,18 +163,39 @@ class Task:
     seed: int
 
 
-def play_task(task: Task) -> tuple[Task, int]:
-    """Play ``task``; returns ``1`` if ``a`` won, ``-1`` if ``b`` won, ``0`` for a draw."""
+@dataclass(frozen=True)
+class Played:
+    """A game of the arena played: its task, who won, and each side's moves (summed over its seats)."""
+
+    task: Task
+    winner: int
+    """``1`` if ``a`` won, ``-1`` if ``b`` won, ``0`` for a draw."""
+    a: Moves
+    b: Moves
+
+
+def play_task(task: Task) -> Played:
+    """Play ``task``: the winner, and the moves of each bot (it runs in a worker process with ``--jobs``)."""
     specs = (task.a, task.b)
     bots = [
         parse_bot(specs[side], seed=task.seed * 1_000_003 + task.deal * 101 + seat * 11 + side)
         for seat, side in enumerate(task.seating)
     ]
-    outcome = play_game(bots, seed=task.seed * 1_000_003 + task.deal).outcome
+    game = Game(RuleSet(players=len(bots)), seed=task.seed * 1_000_003 + task.deal)
+    made = play_out(game, bots)
+    sides = [Moves(), Moves()]
+    for seat, side in enumerate(task.seating):
+        sides[side] += moves_of(bots[seat], made[seat])
+    return Played(task, _winner(game, task.seating), sides[0], sides[1])
+
+
+def _winner(game: Game, seating: tuple[int, ...]) -> int:
+    """``1`` if a seat of ``b`` lost the finished ``game`` (``a`` won), ``-1`` if a seat of ``a`` lost, else ``0``."""
+    outcome = game.outcome
     assert outcome is not None
     if outcome.result == "draw" or outcome.loser is None:
-        return task, 0
-    return task, 1 if task.seating[outcome.loser] == 1 else -1
+        return 0
+    return 1 if seating[outcome.loser] == 1 else -1
 
 
 @dataclass
@@ -179,6 +280,12 @@ class ArenaResult:
     players: int
     seed: int
     pairs: list[PairResult] = field(default_factory=list)
+    moves: dict[str, Moves] = field(default_factory=dict)
+    """Each bot's moves over all its games (see :class:`Moves`)."""
+
+    def exact_play(self) -> dict[str, Moves]:
+        """The moves of the bots that count their exact moves (``perfect``, ``solver``), in the bots' order."""
+        return {bot: self.moves[bot] for bot in self.bots if bot in self.moves and self.moves[bot].exact is not None}
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -187,6 +294,7 @@ class ArenaResult:
             "seed": self.seed,
             "pairs": [pair.as_dict() for pair in self.pairs],
             "elo": elo_ratings(self.bots, self.pairs),
+            "exact_play": {bot: moves.as_dict() for bot, moves in self.exact_play().items()},
         }
 
 
@@ -225,11 +333,15 @@ def run_arena(
     result = ArenaResult(bots=list(bots), players=players, seed=seed)
     table = {(a, b): PairResult(a, b) for a, b in combinations(bots, 2)}
     result.pairs = list(table.values())
-    for done, (task, winner) in enumerate(_played(tasks(bots, games, seed, players), jobs), start=1):
+    result.moves = {bot: Moves() for bot in bots}
+    for done, played in enumerate(_played(tasks(bots, games, seed, players), jobs), start=1):
+        task = played.task
         pair = table[(task.a, task.b)]
-        if winner > 0:
+        result.moves[task.a] += played.a
+        result.moves[task.b] += played.b
+        if played.winner > 0:
             pair.a_wins += 1
-        elif winner < 0:
+        elif played.winner < 0:
             pair.b_wins += 1
         else:
             pair.draws += 1
@@ -238,7 +350,7 @@ def run_arena(
     return result
 
 
-def _played(work: list[Task], jobs: int) -> Iterator[tuple[Task, int]]:
+def _played(work: list[Task], jobs: int) -> Iterator[Played]:
     if jobs <= 1:
         yield from map(play_task, work)
         return

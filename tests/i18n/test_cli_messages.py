@@ -28,7 +28,7 @@ import rules.locale
 from rules.cli import app, speak_typer_words, translated
 from rules.cli.loadtest import _report, _Tally
 from rules.cli.usage import readable, run, said_by_typer
-from rules.locale import LANGUAGES, N_, Message, said, use_language
+from rules.locale import LANGUAGES, N_, Message, number, said, use_language
 
 from .test_cli_help import typer_words as typer_words  # the fixture, reused
 from .test_terminal_languages import pseudo_locale as pseudo_locale  # the fixture, reused
@@ -255,6 +255,36 @@ def test_the_load_test_report_speaks_the_language(lang: str, capsys: pytest.Capt
     assert words(reports["en"]) & words(reports[lang]) - SAME_EVERYWHERE - COGNATES[lang] == set()
     assert "p95 2.9 ms" in reports["en"] and "974.2" in reports["en"]
     assert "p95 2,9" in reports[lang] and "974,2" in reports[lang]  # every language here writes a decimal comma
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_arena_says_how_often_a_bot_played_exactly(lang: str) -> None:
+    """The arena's line on a bot with a solver (the cases above have none: perfect would take minutes)."""
+    from rules.cli.arena import exact_play_line
+    from rules.players.arena import Moves
+
+    lines, grouped = {}, {}
+    for spoken in ("en", lang):
+        use_language(spoken)
+        try:
+            lines[spoken] = [exact_play_line("perfect", Moves(moves, 143, 28)) for moves in (1, 3, 5, 21, 610, 1234)]
+            grouped[spoken] = number(1234)
+        finally:
+            use_language("en")
+    for english, shown in zip(lines["en"], lines[lang], strict=True):
+        assert words(english) & words(shown) - SAME_EVERYWHERE - COGNATES[lang] == set(), shown
+        assert shown.startswith("perfect: ") and "143" in shown and "171" in shown and "28" in shown
+    assert lines["en"][4] == (
+        "perfect: played exactly at 143 of 610 moves (solver asked at 171; 28 not settled within its budget)"
+    )
+    assert grouped[lang] != "1,234" and grouped[lang] in lines[lang][-1]  # digit groups as the language writes them
+
+
+def test_the_arena_line_on_exact_play_comes_from_the_catalogs(pseudo_locale: None) -> None:
+    from rules.cli.arena import exact_play_line
+    from rules.players.arena import Moves
+
+    assert words(exact_play_line("perfect", Moves(610, 143, 28))) - SAME_EVERYWHERE == set()
 
 
 def test_json_and_replays_refusals_stay_english(files: dict[str, str], speaking: None) -> None:
