@@ -1,7 +1,7 @@
 """Solver benchmark: how long the exact duel solver takes on random positions.
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
-[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...]``.
+[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...] [--both]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -21,16 +21,28 @@ machine's load, so a run with a generous ``--limit`` and ``--max-nodes`` is the 
 machine (at 140,000 nodes a second, 1,400,000 nodes are 10 s). ``--only 0,7,15`` solves only
 those positions of the sample (numbered from 0 in the order printed without it), the same
 positions as in the full run: a fixed development set for comparing node counts.
+
+The first line says which path runs the search: the compiled modules of :mod:`rules.native`
+where they are built for these sources (``python -m rules.native``), else the pure-Python
+ones (``TRUMPS_NATIVE=0`` asks for these). ``--both`` runs the same sample on the native path
+and then on the pure-Python path, in two processes one after the other, and ends with the nodes
+a second of each, their ratio, and whether the two agree on every position both settle (value
+and node count: the same search on the same rules).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 
+import rules.native
 from rules import core
 from rules.players.greedy import heuristic_move
 from rules.players.solver import Solver, SolverLimit, hand_cards
@@ -91,11 +103,18 @@ def main() -> None:
     parser.add_argument("--check", type=float, default=0.0, help="seconds to re-solve with the Boolean search alone")
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
     parser.add_argument("--only", default=None, help="solve only these positions of the sample, e.g. 0,7,15")
+    parser.add_argument("--both", action="store_true", help="the native path, then the pure-Python one, compared")
+    parser.add_argument("--results", action="store_true", help=argparse.SUPPRESS)  # a last line of JSON, for --both
     args = parser.parse_args()
+    if args.both:
+        both([argument for argument in sys.argv[1:] if argument != "--both"])
+        return
+    print("path:", "native (rules.native, compiled by mypyc)" if rules.native.active() else "pure Python", flush=True)
     only = None if args.only is None else {int(index) for index in args.only.split(",")}
     rng = random.Random(args.seed)
     times: list[float] = []
     counts: list[int] = []
+    results: dict[int, tuple[int | None, int]] = {}
     solved = 0
     moves = unsettled = checked = disagreements = 0
     index = -1
@@ -134,6 +153,7 @@ def main() -> None:
                 note += "  check: agrees" if other == value else f"  CHECK DISAGREES: {other}"
         times.append(elapsed)
         counts.append(solver.nodes)
+        results[index] = (value, solver.nodes)
         sizes = "+".join(str(h.bit_count()) for h in state.hands)
         print(
             f"{index:3}  hands {sizes:>5} pile {len(state.pile):2}  value {value!s:>4}  {elapsed:7.3f} s"
@@ -156,6 +176,40 @@ def main() -> None:
         print(f"moves of the settled positions: {moves}, left unsettled within the budget: {unsettled}")
     if args.check:
         print(f"checked with the Boolean search alone: {checked} settled by both, {disagreements} disagreements")
+    if args.results:
+        print(json.dumps({"results": results, "nodes_per_second": sum(counts) / sum(times)}))
+
+
+def both(arguments: list[str]) -> None:
+    """Run the benchmark on the native path, then on the pure one, and compare the two runs."""
+    runs = {}
+    for path in ("1", "0"):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.solver", *arguments, "--results"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, rules.native.ENVIRONMENT: path},
+        )
+        assert process.stdout is not None
+        last = ""
+        for line in process.stdout:
+            if line.startswith("{"):
+                last = line
+            else:
+                print(line, end="", flush=True)
+        if process.wait() != 0:
+            raise SystemExit(f"the run with {rules.native.ENVIRONMENT}={path} failed")
+        runs[path] = json.loads(last)
+    fast, pure = runs["1"], runs["0"]
+    settled = [index for index, (value, _) in pure["results"].items() if value is not None]
+    common = [index for index in settled if fast["results"][index][0] is not None]
+    differ = [index for index in common if fast["results"][index] != pure["results"][index]]
+    print(
+        f"native {fast['nodes_per_second']:,.0f} nodes/s, pure Python {pure['nodes_per_second']:,.0f} nodes/s: "
+        f"{fast['nodes_per_second'] / pure['nodes_per_second']:.2f} times as fast; settled by both: {len(common)}, "
+        f"the same value and nodes on {len(common) - len(differ)}"
+        + (f"; DIFFERENT on positions {differ}" if differ else "")
+    )
 
 
 if __name__ == "__main__":

@@ -17,9 +17,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from rules.compiled import activate
+from rules.native import activate
 
-activate()  # before any module of the rules is imported: the compiled path, where built (see rules.compiled)
+activate()  # before any module of the rules is imported: the native path, where built (see rules.native)
 
 if TYPE_CHECKING:
     from rules.events import (

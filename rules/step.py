@@ -48,7 +48,7 @@ NOTHING_COUNTED: PositionKey | None = None
 
 A name, not the literal ``None``: after ``state.counted = None`` mypy takes the attribute for ``None`` until
 the end of the function, across the calls that set it, and mypyc, which compiles the step
-(:mod:`rules.compiled`), would check it at run time as ``None``.
+(:mod:`rules.native`), would check it at run time as ``None``.
 """
 
 Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", "PositionKey | None"]

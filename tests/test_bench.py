@@ -34,8 +34,28 @@ def run_solver_benchmark(*extra: str) -> tuple[list[str], str]:
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    *positions, summary = result.stdout.splitlines()
+    path, *positions, summary = result.stdout.splitlines()
+    assert path == "path: pure Python"  # the suite runs on the pure path (conftest.py)
     return positions, summary
+
+
+def test_the_solver_benchmark_compares_the_native_path_with_the_pure_one() -> None:
+    import rules.native
+
+    rules.native.build()
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.solver", "--cards", "8", "--positions", "4", "--limit", "20", "--both"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("path:")] == [
+        "path: native (rules.native, compiled by mypyc)",
+        "path: pure Python",
+    ]
+    assert "times as fast; settled by both: 4, the same value and nodes on 4" in lines[-1], lines[-1]
 
 
 def test_solver_benchmark_runs_and_prints_its_figures() -> None:

@@ -1,4 +1,4 @@
-"""The compiled path (:mod:`rules.compiled`) plays the same game as the pure-Python rules it is built from.
+"""The native path (:mod:`rules.native`) plays the same game as the pure-Python rules it is built from.
 
 The build is made once per version of the sources (about 45 s; later runs find it in the cache).
 The rules' own tests then run a second time in a process on the compiled modules: every
@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-import rules.compiled
-from rules.compiled import ENVIRONMENT, MODULES
+import rules.native
+from rules.native import ENVIRONMENT, MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
 
 FINGERPRINT = """
 import hashlib, json, random, sys
-import rules.compiled
+import rules.native
 from rules import core
 from rules.players.solver import Solver, SolverLimit
 from rules.players.greedy import heuristic_move
@@ -56,12 +56,12 @@ for seed in range(12):
         solved.append([solution.value, solution.best, list(solution.moves), solver.nodes])
     except SolverLimit:
         solved.append(["open", solver.nodes])
-print(json.dumps({"compiled": rules.compiled.active(), "games": sha.hexdigest(), "solved": solved}))
+print(json.dumps({"compiled": rules.native.active(), "games": sha.hexdigest(), "solved": solved}))
 """
 
 
 def run_on(path: str, *arguments: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """``python ARGUMENTS`` in the project's root, on the compiled path (``"1"``) or the pure one (``"0"``)."""
+    """``python ARGUMENTS`` in the project's root, on the native path (``"1"``) or the pure one (``"0"``)."""
     return subprocess.run(
         [sys.executable, *arguments],
         cwd=ROOT,
@@ -74,17 +74,17 @@ def run_on(path: str, *arguments: str, timeout: float = 600) -> subprocess.Compl
 
 @pytest.fixture(scope="module")
 def build() -> Path:
-    return rules.compiled.build()
+    return rules.native.build()
 
 
 def test_the_suite_itself_runs_on_the_pure_path() -> None:
-    assert not rules.compiled.active()
+    assert not rules.native.active()
     assert os.environ[ENVIRONMENT] == "0"
 
 
 def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_path: Path) -> None:
-    assert build.parent == rules.compiled.cache_folder()
-    assert build.name == rules.compiled.digest()
+    assert build.parent == rules.native.cache_folder()
+    assert build.name == rules.native.digest()
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     for name in MODULES:
         assert (build / (name.replace(".", "/") + suffix)).is_file(), name
@@ -93,10 +93,10 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
     (copy / "players").mkdir(parents=True)
     for file in [*ROOT.joinpath("rules").glob("*.py"), *ROOT.joinpath("rules", "players").glob("*.py")]:
         (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
-    assert rules.compiled.digest(copy) == build.name
+    assert rules.native.digest(copy) == build.name
     core = copy / "core.py"
     core.write_text(core.read_text(encoding="utf-8").replace("REPETITIONS_FOR_DRAW = 3", "REPETITIONS_FOR_DRAW = 4"))
-    assert rules.compiled.digest(copy) != build.name
+    assert rules.native.digest(copy) != build.name
 
 
 def test_the_rules_own_tests_pass_on_the_compiled_path(build: Path) -> None:
@@ -106,7 +106,7 @@ def test_the_rules_own_tests_pass_on_the_compiled_path(build: Path) -> None:
         "pytest",
         "-p",
         "no:cacheprovider",
-        "tests/engine/test_compiled.py::test_a_process_runs_the_path_it_was_asked_for",
+        "tests/engine/test_native.py::test_a_process_runs_the_path_it_was_asked_for",
         "tests/spec/test_spec_vectors.py",
         "tests/spec/test_spec_perft.py",
         "tests/engine/test_random_games.py",
@@ -120,11 +120,11 @@ def test_the_rules_own_tests_pass_on_the_compiled_path(build: Path) -> None:
 def test_a_process_runs_the_path_it_was_asked_for() -> None:
     from rules.players import solver
 
-    assert rules.compiled.active() == (os.environ[ENVIRONMENT] == "1")
+    assert rules.native.active() == (os.environ[ENVIRONMENT] == "1")
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     loaded = [sys.modules[name].__file__ or "" for name in MODULES]
     assert solver.__file__ == loaded[-1]
-    assert [file.endswith(suffix) for file in loaded] == [rules.compiled.active()] * len(MODULES)
+    assert [file.endswith(suffix) for file in loaded] == [rules.native.active()] * len(MODULES)
 
 
 def test_both_paths_play_the_same_games_and_search_the_same_nodes(build: Path) -> None:
@@ -146,9 +146,9 @@ def test_asking_for_a_build_that_does_not_exist_fails_loudly(tmp_path: Path) -> 
         env={**os.environ, ENVIRONMENT: "1", "TRUMPS_CACHE": str(tmp_path)},
     )
     assert result.returncode != 0
-    assert "no build of these sources: run python -m rules.compiled" in result.stderr
+    assert "no build of these sources: run python -m rules.native" in result.stderr
     quiet = subprocess.run(
-        [sys.executable, "-c", "import rules.compiled, rules.core; print(rules.compiled.active())"],
+        [sys.executable, "-c", "import rules.native, rules.core; print(rules.native.active())"],
         capture_output=True,
         text=True,
         env={**os.environ, ENVIRONMENT: "", "TRUMPS_CACHE": str(tmp_path)},

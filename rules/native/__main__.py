@@ -1,4 +1,4 @@
-"""``python -m rules.compiled``: build the compiled path for the installed sources and say where it is."""
+"""``python -m rules.native``: build the native path for the installed sources and say where it is."""
 
 from __future__ import annotations
 
@@ -7,19 +7,19 @@ import subprocess
 import sys
 import time
 
-from rules.compiled import ENVIRONMENT, MODULES, build
+from rules.native import ENVIRONMENT, MODULES, build
 
 
 def main() -> int:
-    """``python -m rules.compiled``: build the compiled path for these sources and say where it is."""
+    """``python -m rules.native``: build the native path for these sources and say where it is."""
     started = time.monotonic()
     try:
         folder = build()
     except (RuntimeError, OSError) as error:
-        print(f"no compiled path: {error}", file=sys.stderr)
+        print(f"no native path: {error}", file=sys.stderr)
         return 1
     check = subprocess.run(
-        [sys.executable, "-c", "import rules.compiled, rules.players.solver; print(rules.compiled.active())"],
+        [sys.executable, "-c", "import rules.native, rules.players.solver; print(rules.native.active())"],
         capture_output=True,
         text=True,
         env={**os.environ, ENVIRONMENT: "1"},

@@ -1,9 +1,9 @@
-"""The compiled path: the rules and the solver compiled to C by mypyc, from the very same source.
+"""The native path: the rules and the solver compiled to C by mypyc, from the very same source.
 
 The modules of the search (:data:`MODULES`: the rule functions, the table's step, the solver
 and what it calls at every node) are typed Python that ``mypy --strict`` checks. mypyc, the
 compiler that comes with mypy, turns exactly these files into C extension modules: no second
-copy of any rule exists. ``python -m rules.compiled`` builds them into a folder of the user's
+copy of any rule exists. ``python -m rules.native`` builds them into a folder of the user's
 cache named by a digest of the package's sources and the Python version; from then on every
 process that imports :mod:`rules` from those sources loads the compiled modules instead of the
 ``.py`` files (:func:`activate`, called by ``import rules``). The same functions run the same
@@ -13,7 +13,7 @@ search, so the solver takes the same nodes to the node, each of them faster
 The pure-Python modules stay what the compiled ones are checked against (the tests run the
 vectors, the perft counts, random games move for move and the solver on both paths and
 compare) and the fallback: with no build for the current sources (none made, a source edited
-since, another Python, no C compiler), or with ``TRUMPS_COMPILED=0`` in the environment, the
+since, another Python, no C compiler), or with ``TRUMPS_NATIVE=0`` in the environment, the
 ``.py`` files run as always. The test suite runs on the pure path unless a test asks for the other.
 
 >>> MODULES[0]
@@ -44,8 +44,8 @@ MODULES = (
 )
 """The modules compiled: the rules and the step (every node), the solver's two searches and its move ordering."""
 
-ENVIRONMENT = "TRUMPS_COMPILED"
-"""``0`` turns the compiled path off; ``1`` makes :func:`activate` fail loudly when there is no build to use."""
+ENVIRONMENT = "TRUMPS_NATIVE"
+"""``0`` turns the native path off; ``1`` makes :func:`activate` fail loudly when there is no build to use."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _SOURCES = ("*.py", "players/*.py")
@@ -54,11 +54,11 @@ _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def cache_folder() -> Path:
-    """Where builds are kept: ``compiled`` in ``$TRUMPS_CACHE``, ``$XDG_CACHE_HOME/trumps`` or ``~/.cache/trumps``."""
+    """Where builds are kept: ``native`` in ``$TRUMPS_CACHE``, ``$XDG_CACHE_HOME/trumps`` or ``~/.cache/trumps``."""
     root = os.environ.get("TRUMPS_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "trumps"
     )
-    return Path(root) / "compiled"
+    return Path(root) / "native"
 
 
 def digest(package: Path = _PACKAGE) -> str | None:
@@ -102,8 +102,8 @@ class _Finder:
 def activate() -> bool:
     """Load :data:`MODULES` from the build of the current sources from now on, if there is one; whether it did.
 
-    Called by ``import rules`` before any of them is imported. ``TRUMPS_COMPILED=0`` leaves the
-    pure-Python path; ``TRUMPS_COMPILED=1`` raises :class:`RuntimeError` if there is no build to use.
+    Called by ``import rules`` before any of them is imported. ``TRUMPS_NATIVE=0`` leaves the
+    pure-Python path; ``TRUMPS_NATIVE=1`` raises :class:`RuntimeError` if there is no build to use.
     """
     wanted = os.environ.get(ENVIRONMENT, "")
     if wanted == "0" or any(isinstance(finder, _Finder) for finder in sys.meta_path):
@@ -111,7 +111,7 @@ def activate() -> bool:
     folder = build_folder()
     if folder is None or any(name in sys.modules for name in MODULES):
         if wanted == "1":
-            raise RuntimeError(f"{ENVIRONMENT}=1, but there is no build of these sources: run python -m rules.compiled")
+            raise RuntimeError(f"{ENVIRONMENT}=1, but there is no build of these sources: run python -m rules.native")
         return False
     sys.meta_path.insert(0, _Finder(folder))
     return True
