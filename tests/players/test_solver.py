@@ -285,3 +285,39 @@ def test_one_move_value_agrees_with_solve() -> None:
             assert Solver().move_value(state, move) == value
     with pytest.raises(ValueError, match="not a legal move"):
         Solver().move_value(state, 99)
+
+
+def test_a_search_pauses_the_garbage_collector_and_gives_it_back_as_it_found_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    collections: list[str] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        collections.append(phase)
+
+    def collections_in_a_search() -> int:
+        collections.clear()
+        solver = Solver(max_nodes=3000)
+        with pytest.raises(SolverLimit):
+            solver.value(random_position(random.Random(5), 10))
+        assert solver.nodes >= 3000
+        return collections.count("start")
+
+    gc.callbacks.append(count)
+    try:
+        paused = collections_in_a_search()
+        assert gc.isenabled()
+        with monkeypatch.context() as patched:
+            patched.setattr(gc, "disable", lambda: None)
+            unpaused = collections_in_a_search()
+        assert paused <= 1 < 4 < unpaused, (paused, unpaused)  # at most one, before the search starts
+        gc.disable()
+        try:
+            Solver(max_nodes=3000).solve(random_position(random.Random(6), 6))
+            assert not gc.isenabled()  # a caller's own choice stands
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(count)
