@@ -136,6 +136,12 @@ def build(quiet: bool = True) -> Path:
     key = digest()
     if key is None:
         raise RuntimeError("this installation of rules has no sources to compile")
+    try:
+        compiler = importlib.util.find_spec("mypyc")
+    except (ImportError, ValueError):  # what a blocked or half-removed package raises
+        compiler = None
+    if compiler is None:
+        raise RuntimeError("mypyc is not installed: pip install 'your-trumps[native]' installs it (with mypy)")
     target = cache_folder() / key
     if target.is_dir():
         return target

@@ -154,3 +154,25 @@ def test_asking_for_a_build_that_does_not_exist_fails_loudly(tmp_path: Path) -> 
         env={**os.environ, ENVIRONMENT: "", "TRUMPS_CACHE": str(tmp_path)},
     )
     assert quiet.stdout == "False\n", quiet.stderr
+
+
+def test_building_without_mypyc_says_what_to_install(tmp_path: Path) -> None:
+    blocked = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('mypy', 'mypyc'):\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import runpy\n"
+        "runpy.run_module('rules.native', run_name='__main__')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", blocked],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TRUMPS_CACHE": str(tmp_path)},
+    )
+    assert result.returncode == 1
+    assert "no native path: mypyc is not installed: pip install 'your-trumps[native]'" in result.stderr
+    assert not any(tmp_path.rglob("*.so"))
