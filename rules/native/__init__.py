@@ -122,7 +122,7 @@ def active() -> bool:
     return any(isinstance(finder, _Finder) for finder in sys.meta_path)
 
 
-def build(quiet: bool = True) -> Path:
+def build() -> Path:
     """Compile :data:`MODULES` with mypyc into :func:`cache_folder` (unless already built); the build's folder.
 
     The sources are copied to a temporary folder and compiled there, so the package's own
@@ -149,6 +149,8 @@ def build(quiet: bool = True) -> Path:
     with tempfile.TemporaryDirectory(prefix="trumps-build-", dir=cache_folder()) as work:
         source = Path(work) / "src"
         shutil.copytree(_PACKAGE, source / "rules", ignore=shutil.ignore_patterns("__pycache__", "static", "locale"))
+        if digest(source / "rules") != key:
+            raise RuntimeError("the sources changed while they were being copied: build again")
         files = [name.replace(".", "/") + ".py" for name in MODULES]
         result = subprocess.run(
             [sys.executable, "-m", "mypyc", *files],
