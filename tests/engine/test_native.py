@@ -56,7 +56,7 @@ for seed in range(12):
         solved.append([solution.value, solution.best, list(solution.moves), solver.nodes])
     except SolverLimit:
         solved.append(["open", solver.nodes])
-print(json.dumps({"compiled": rules.native.active(), "games": sha.hexdigest(), "solved": solved}))
+print(json.dumps({"native": rules.native.active(), "games": sha.hexdigest(), "solved": solved}))
 """
 
 
@@ -99,7 +99,7 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
     assert rules.native.digest(copy) != build.name
 
 
-def test_the_rules_own_tests_pass_on_the_compiled_path(build: Path) -> None:
+def test_the_rules_own_tests_pass_on_the_native_path(build: Path) -> None:
     result = run_on(
         "1",
         "-m",
@@ -127,11 +127,11 @@ def test_a_process_runs_the_path_it_was_asked_for() -> None:
 
 
 def test_both_paths_play_the_same_games_and_search_the_same_nodes(build: Path) -> None:
-    compiled, pure = (run_on(path, "-c", FINGERPRINT) for path in ("1", "0"))
-    assert compiled.returncode == 0, compiled.stderr
+    native, pure = (run_on(path, "-c", FINGERPRINT) for path in ("1", "0"))
+    assert native.returncode == 0, native.stderr
     assert pure.returncode == 0, pure.stderr
-    fast, reference = json.loads(compiled.stdout), json.loads(pure.stdout)
-    assert (fast.pop("compiled"), reference.pop("compiled")) == (True, False)
+    fast, reference = json.loads(native.stdout), json.loads(pure.stdout)
+    assert (fast.pop("native"), reference.pop("native")) == (True, False)
     assert fast == reference
     values = [value for value, *_ in reference["solved"]]
     assert {1, -1} <= set(values) and "open" in values  # wins, losses, and searches cut by the budget alike
