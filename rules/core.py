@@ -268,18 +268,7 @@ class State:
 
     def copy(self) -> State:
         other = State()
-        other.trumps = self.trumps
-        other.must_beat = self.must_beat
-        other.pass_sixes = self.pass_sixes
-        other.hands = self.hands.copy()
-        other.pile = self.pile
-        other.to_act = self.to_act
-        other.phase = self.phase
-        other.out_order = self.out_order
-        other.outcome = self.outcome
-        other.seen = self.seen.copy()
-        other.counted = self.counted
-        other.repeats = self.repeats
+        other.restore(self)
         other.news = None  # a copy is not listened to
         return other
 

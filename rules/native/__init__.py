@@ -106,7 +106,7 @@ def activate() -> bool:
     pure-Python path; ``TRUMPS_NATIVE=1`` raises :class:`RuntimeError` if there is no build to use.
     """
     wanted = os.environ.get(ENVIRONMENT, "")
-    if wanted == "0" or any(isinstance(finder, _Finder) for finder in sys.meta_path):
+    if wanted == "0" or active():
         return active()
     folder = build_folder()
     if folder is None or any(name in sys.modules for name in MODULES):
