@@ -1,7 +1,7 @@
 """Solver benchmark: how long the exact duel solver takes on random positions.
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
-[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...] [--both]``.
+[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...] [--both] [--proof]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -21,6 +21,13 @@ machine's load, so a run with a generous ``--limit`` and ``--max-nodes`` is the 
 machine (at 140,000 nodes a second, 1,400,000 nodes are 10 s). ``--only 0,7,15`` solves only
 those positions of the sample (numbered from 0 in the order printed without it), the same
 positions as in the full run: a fixed development set for comparing node counts.
+
+``--proof`` prints, for each position settled as a win or a loss, the size of the proof the solver
+found: the positions of the winning seat's strategy that its table holds (at that seat's moves the
+winning move of lowest height, as the ``perfect`` player plays it; at the other seat's every move; a
+position reached on two lines counted once) and its height in plies. The summary then gives the
+nodes searched per position of the proofs: how much of the search went into lines the proof does
+not need (a proof found, not the smallest there is).
 
 The first line says which path runs the search: the compiled modules of :mod:`rules.native`
 where they are built for these sources (``python -m rules.native``), else the pure-Python
@@ -71,6 +78,47 @@ def game_position(rng: random.Random, cards: int) -> core.State | None:
     return None
 
 
+def proof_size(solver: Solver, state: core.State, seat: int) -> tuple[int, int]:
+    """The positions and the height of the proof of ``seat``'s win from ``state`` that ``solver``'s table holds.
+
+    At ``seat``'s moves the proof goes on with the winning move of lowest proof height, at the other
+    seat's with every move; a position reached on two lines is counted once.
+    """
+
+    def height(position: core.State) -> int | None:
+        if position.outcome is not None:
+            return 0 if core.won(position.outcome, seat) else None
+        entry = solver.table.get((position.key(), seat))
+        return entry if entry is not None and entry >= 0 else None
+
+    start = state.copy()
+    start.seen = {}
+    top = height(start)
+    if top is None:
+        raise ValueError(f"the table holds no win of seat {seat} from this position")
+    counted: set[core.PositionKey] = set()
+    stack = [start]
+    while stack:
+        position = stack.pop()
+        key = position.key()
+        if position.outcome is not None or key in counted:
+            continue
+        counted.add(key)
+        children = []
+        for move in core.legal_moves(position):
+            child = position.copy()
+            child.seen = {}
+            core.apply(child, move)
+            children.append((height(child), child))
+        if position.to_act == seat:
+            stack.append(min((pair for pair in children if pair[0] is not None), key=lambda pair: pair[0])[1])
+        else:
+            if any(child_height is None for child_height, _ in children):
+                raise ValueError("a move of the other seat leads out of the proof")
+            stack.extend(child for _, child in children)
+    return len(counted), top
+
+
 def median_interval(times: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """A distribution-free interval for the median time: two order statistics, and how sure it is.
 
@@ -104,6 +152,7 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
     parser.add_argument("--only", default=None, help="solve only these positions of the sample, e.g. 0,7,15")
     parser.add_argument("--both", action="store_true", help="the native path, then the pure-Python one, compared")
+    parser.add_argument("--proof", action="store_true", help="print the size of each proof found")
     parser.add_argument("--results", action="store_true", help=argparse.SUPPRESS)  # a last line of JSON, for --both
     args = parser.parse_args()
     if args.both:
@@ -117,6 +166,7 @@ def main() -> None:
     results: dict[int, tuple[int | None, int]] = {}
     solved = 0
     moves = unsettled = checked = disagreements = 0
+    proof_nodes = proof_positions = 0
     index = -1
     while index + 1 < args.positions:
         cards = rng.randint(2, args.cards) if args.up_to else args.cards
@@ -151,6 +201,11 @@ def main() -> None:
                 checked += 1
                 disagreements += other != value
                 note += "  check: agrees" if other == value else f"  CHECK DISAGREES: {other}"
+        if args.proof and value in (1, -1):
+            positions, proof_height = proof_size(solver, state, state.to_act if value == 1 else 1 - state.to_act)
+            proof_nodes += solver.nodes
+            proof_positions += positions
+            note += f"  proof {positions} positions, height {proof_height}"
         times.append(elapsed)
         counts.append(solver.nodes)
         results[index] = (value, solver.nodes)
@@ -176,6 +231,11 @@ def main() -> None:
         print(f"moves of the settled positions: {moves}, left unsettled within the budget: {unsettled}")
     if args.check:
         print(f"checked with the Boolean search alone: {checked} settled by both, {disagreements} disagreements")
+    if args.proof and proof_positions:
+        print(
+            f"proofs: {proof_positions:,} positions; the search took {proof_nodes / proof_positions:.1f} nodes "
+            "per position of the proof"
+        )
     if args.results:
         print(json.dumps({"results": results, "nodes_per_second": sum(counts) / sum(times)}))
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from rules.cli import app
@@ -86,3 +87,32 @@ def test_the_median_interval_holds_the_median_with_the_confidence_it_claims() ->
     assert (low, high) == (10.0, 21.0) and round(sure, 4) == 0.9572
     # Too few samples for 95%: the whole range, and how sure that is.
     assert median_interval([3.0, 1.0, 4.0, 2.0]) == (1.0, 4.0, 14 / 16)
+
+
+def test_the_solver_benchmark_measures_the_proofs_it_found() -> None:
+    from benchmarks.solver import proof_size
+    from rules import core
+    from rules.cards import Card
+    from rules.players.solver import Solver
+
+    # Seat 1 beats with its last card: a proof of one position, one ply high.
+    state = core.State.from_position(
+        trumps=(0, 1),
+        hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
+        pile=(Card.parse("9C"), Card.parse("JC")),
+        to_act=1,
+        phase=core.RESPOND,
+    )
+    solver = Solver()
+    assert solver.value(state) == 1
+    assert proof_size(solver, state, seat=1) == (1, 1)
+    with pytest.raises(ValueError, match="no win of seat 0"):
+        proof_size(solver, state, seat=0)
+
+    lines, proofs = run_solver_benchmark("--proof")
+    positions = lines[:-1]  # then the usual summary, and a last line on the proofs
+    assert len(positions) == 4
+    for line in positions:
+        value = line.split()[6]
+        assert ("proof" in line) == (value in ("1", "-1")), line
+    assert "nodes per position of the proof" in proofs, proofs
