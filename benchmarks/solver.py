@@ -48,6 +48,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import rules.native
 from rules import core
@@ -76,6 +77,22 @@ def game_position(rng: random.Random, cards: int) -> core.State | None:
         move = heuristic_move(state, state.hands) if rng.random() < 0.7 else rng.choice(core.legal_moves(state))
         core.apply(state, move)
     return None
+
+
+def sample(
+    rng: random.Random, cards: int, positions: int, up_to: bool = False, from_games: bool = False
+) -> Iterator[tuple[int, core.State]]:
+    """The benchmark's positions, numbered from 0: random ones, or from games (``--from-games``).
+
+    With ``up_to`` each position's cards are drawn from 2 to ``cards``.
+    """
+    index = 0
+    while index < positions:
+        size = rng.randint(2, cards) if up_to else cards
+        state = game_position(rng, size) if from_games else random_position(rng, size)
+        if state is not None:
+            yield index, state
+            index += 1
 
 
 def proof_size(solver: Solver, state: core.State, seat: int) -> tuple[int, int]:
@@ -167,13 +184,7 @@ def main() -> None:
     solved = 0
     moves = unsettled = checked = disagreements = 0
     proof_nodes = proof_positions = 0
-    index = -1
-    while index + 1 < args.positions:
-        cards = rng.randint(2, args.cards) if args.up_to else args.cards
-        state = game_position(rng, cards) if args.from_games else random_position(rng, cards)
-        if state is None:
-            continue
-        index += 1
+    for index, state in sample(rng, args.cards, args.positions, up_to=args.up_to, from_games=args.from_games):
         if only is not None and index not in only:
             continue
         solver = Solver(max_nodes=args.max_nodes, seconds=args.limit, proof_numbers=not args.no_proof_numbers)

@@ -116,3 +116,23 @@ def test_the_solver_benchmark_measures_the_proofs_it_found() -> None:
         value = line.split()[6]
         assert ("proof" in line) == (value in ("1", "-1")), line
     assert "nodes per position of the proof" in proofs, proofs
+
+
+def test_the_benchmark_positions_through_trumps_solve_get_the_solvers_values() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.solve_cli", "--cards", "6", "--positions", "4", "--seconds", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    _, *lines, summary = result.stdout.splitlines()
+    assert "4 positions, 6 cards in hands, trumps solve --json --seconds 20" in summary, summary
+    assert "exact value: 4/4" in summary, summary
+    in_process = run_solver_benchmark("--solve")[0][:-1]  # then the summary, and a last line on the moves
+    # The same positions (numbered alike) and, through the command, the values the solver gives in process.
+    for line, reference in zip(lines, in_process, strict=True):
+        index, _, sizes, _, pile, _, _, kind, _, value, open_moves, _, moves, *_ = line.split()
+        assert kind == "exact"
+        assert reference.split()[:7] == [index, "hands", sizes, "pile", pile, "value", value]
+        assert f"{open_moves} of {moves} moves open" in reference
