@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import subprocess
 import sys
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 
 import rules.native
-from benchmarks.solver import median_interval, sample
+from benchmarks.solver import add_sample_arguments, chosen_sample, median_interval
 from rules import convert, core
 from rules.cards import CODES
 
@@ -55,25 +54,16 @@ def trumps_command() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cards", type=int, default=14)
-    parser.add_argument("--up-to", action="store_true", help="draw each position's cards from 2 to --cards")
-    parser.add_argument("--positions", type=int, default=30)
+    add_sample_arguments(parser)
     parser.add_argument("--seconds", type=float, default=10.0, help="trumps solve --seconds")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--from-games", action="store_true")
-    parser.add_argument("--only", default=None, help="solve only these positions of the sample, e.g. 0,7,15")
     args = parser.parse_args()
     print("path:", "native (rules.native, compiled by mypyc)" if rules.native.active() else "pure Python", flush=True)
-    only = None if args.only is None else {int(index) for index in args.only.split(",")}
     command = trumps_command()
     times: list[float] = []
     exact = every_move = moves = unsettled = 0
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "position.jsonl"
-        samples = sample(random.Random(args.seed), args.cards, args.positions, args.up_to, args.from_games)
-        for index, state in samples:
-            if only is not None and index not in only:
-                continue
+        for index, state in chosen_sample(args):
             log.write_text(log_lines(state), encoding="utf-8")
             start = time.perf_counter()
             result = subprocess.run(

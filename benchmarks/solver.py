@@ -95,6 +95,24 @@ def sample(
             index += 1
 
 
+def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that choose the positions (:func:`chosen_sample` reads them)."""
+    parser.add_argument("--cards", type=int, default=14)
+    parser.add_argument("--up-to", action="store_true", help="draw each position's cards from 2 to --cards")
+    parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-games", action="store_true")
+    parser.add_argument("--only", default=None, help="solve only these positions of the sample, e.g. 0,7,15")
+
+
+def chosen_sample(args: argparse.Namespace) -> Iterator[tuple[int, core.State]]:
+    """The positions of the sample the options chose (all, or those ``--only`` numbers), with their numbers."""
+    only = None if args.only is None else {int(index) for index in args.only.split(",")}
+    for index, state in sample(random.Random(args.seed), args.cards, args.positions, args.up_to, args.from_games):
+        if only is None or index in only:
+            yield index, state
+
+
 def proof_size(solver: Solver, state: core.State, seat: int) -> tuple[int, int]:
     """The positions and the height of the proof of ``seat``'s win from ``state`` that ``solver``'s table holds.
 
@@ -157,17 +175,12 @@ def median_interval(times: list[float], confidence: float = 0.95) -> tuple[float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cards", type=int, default=14)
-    parser.add_argument("--up-to", action="store_true", help="draw each position's cards from 2 to --cards")
-    parser.add_argument("--positions", type=int, default=30)
+    add_sample_arguments(parser)
     parser.add_argument("--limit", type=float, default=30.0, help="seconds per position before giving up")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--from-games", action="store_true")
     parser.add_argument("--no-proof-numbers", action="store_true", help="the exact Boolean search alone")
     parser.add_argument("--solve", action="store_true", help="time Solver.solve: the value and every move's value")
     parser.add_argument("--check", type=float, default=0.0, help="seconds to re-solve with the Boolean search alone")
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
-    parser.add_argument("--only", default=None, help="solve only these positions of the sample, e.g. 0,7,15")
     parser.add_argument("--both", action="store_true", help="the native path, then the pure-Python one, compared")
     parser.add_argument("--proof", action="store_true", help="print the size of each proof found")
     parser.add_argument("--results", action="store_true", help=argparse.SUPPRESS)  # a last line of JSON, for --both
@@ -176,17 +189,13 @@ def main() -> None:
         both([argument for argument in sys.argv[1:] if argument != "--both"])
         return
     print("path:", "native (rules.native, compiled by mypyc)" if rules.native.active() else "pure Python", flush=True)
-    only = None if args.only is None else {int(index) for index in args.only.split(",")}
-    rng = random.Random(args.seed)
     times: list[float] = []
     counts: list[int] = []
     results: dict[int, tuple[int | None, int]] = {}
     solved = 0
     moves = unsettled = checked = disagreements = 0
     proof_nodes = proof_positions = 0
-    for index, state in sample(rng, args.cards, args.positions, up_to=args.up_to, from_games=args.from_games):
-        if only is not None and index not in only:
-            continue
+    for index, state in chosen_sample(args):
         solver = Solver(max_nodes=args.max_nodes, seconds=args.limit, proof_numbers=not args.no_proof_numbers)
         start = time.perf_counter()
         note = ""
