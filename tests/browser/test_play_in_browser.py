@@ -173,6 +173,9 @@ def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Brow
     server = Server(tmp_path / "tables.sqlite3").start()
     restarted = Server(server.db, server.port)
     context = browser.new_context(viewport={"width": 1280, "height": 860})
+    # Where taking is the only move the page takes by itself after a pause, which could land between
+    # reading the hand and the kill: with that option off, nothing moves until this test does.
+    context.add_init_script("localStorage.setItem('trumps:auto-take', 'off')")
     try:
         page = context.new_page()
         create_table(page, server.url, name="Eve", opponent="easy")
@@ -181,6 +184,7 @@ def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Brow
             page.wait_for_function(MY_TURN)
             me.act()
         page.wait_for_function(MY_TURN)
+        assert not page.locator(".auto-take-option").is_checked()
         hand, before = me.hand(), me.data()
 
         server.kill()
