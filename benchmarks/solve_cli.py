@@ -28,20 +28,22 @@ from pathlib import Path
 import rules.native
 from benchmarks.solver import add_sample_arguments, chosen_sample, median_interval
 from rules import convert, core
-from rules.cards import CODES
+from rules.cards import CODES, codes_of_mask
+from rules.events import Position
+from rules.game import Game
+from rules.log import write_log
 
 
-def log_lines(state: core.State) -> str:
-    """A log that starts at ``state``: the header and the ``position`` line."""
-    position = {
-        "type": "position",
-        "trumps": [convert.suit_letter(suit) for suit in state.trumps],
-        "hands": [[CODES[card] for card in core.moves_of_mask(hand)] for hand in state.hands],
-        "pile": [CODES[card] for card in state.pile],
-        "to_act": state.to_act,
-        "phase": core.PHASE_NAMES[state.phase],
-    }
-    return json.dumps({"type": "start"}) + "\n" + json.dumps(position) + "\n"
+def position_game(state: core.State) -> Game:
+    """A game that starts at ``state`` (written as a log: the header and the ``position`` line)."""
+    position = Position(
+        trumps=[convert.suit_letter(suit) for suit in state.trumps],
+        hands=[codes_of_mask(hand) for hand in state.hands],
+        pile=[CODES[card] for card in state.pile],
+        to_act=state.to_act,
+        phase=convert.phase_name(state.phase),
+    )
+    return Game.from_position(position)
 
 
 def trumps_command() -> str:
@@ -64,7 +66,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "position.jsonl"
         for index, state in chosen_sample(args):
-            log.write_text(log_lines(state), encoding="utf-8")
+            write_log(position_game(state), log)
             start = time.perf_counter()
             result = subprocess.run(
                 [command, "solve", str(log), "--json", "--seconds", f"{args.seconds:g}"],

@@ -113,47 +113,6 @@ def chosen_sample(args: argparse.Namespace) -> Iterator[tuple[int, core.State]]:
             yield index, state
 
 
-def proof_size(solver: Solver, state: core.State, seat: int) -> tuple[int, int]:
-    """The positions and the height of the proof of ``seat``'s win from ``state`` that ``solver``'s table holds.
-
-    At ``seat``'s moves the proof goes on with the winning move of lowest proof height, at the other
-    seat's with every move; a position reached on two lines is counted once.
-    """
-
-    def height(position: core.State) -> int | None:
-        if position.outcome is not None:
-            return 0 if core.won(position.outcome, seat) else None
-        entry = solver.table.get((position.key(), seat))
-        return entry if entry is not None and entry >= 0 else None
-
-    start = state.copy()
-    start.seen = {}
-    top = height(start)
-    if top is None:
-        raise ValueError(f"the table holds no win of seat {seat} from this position")
-    counted: set[core.PositionKey] = set()
-    stack = [start]
-    while stack:
-        position = stack.pop()
-        key = position.key()
-        if position.outcome is not None or key in counted:
-            continue
-        counted.add(key)
-        children = []
-        for move in core.legal_moves(position):
-            child = position.copy()
-            child.seen = {}
-            core.apply(child, move)
-            children.append((height(child), child))
-        if position.to_act == seat:
-            stack.append(min((pair for pair in children if pair[0] is not None), key=lambda pair: pair[0])[1])
-        else:
-            if any(child_height is None for child_height, _ in children):
-                raise ValueError("a move of the other seat leads out of the proof")
-            stack.extend(child for _, child in children)
-    return len(counted), top
-
-
 def median_interval(times: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """A distribution-free interval for the median time: two order statistics, and how sure it is.
 
@@ -222,7 +181,7 @@ def main() -> None:
                 disagreements += other != value
                 note += "  check: agrees" if other == value else f"  CHECK DISAGREES: {other}"
         if args.proof and value in (1, -1):
-            positions, proof_height = proof_size(solver, state, state.to_act if value == 1 else 1 - state.to_act)
+            positions, proof_height = solver.proof_size(state, state.to_act if value == 1 else 1 - state.to_act)
             proof_nodes += solver.nodes
             proof_positions += positions
             note += f"  proof {positions} positions, height {proof_height}"

@@ -90,7 +90,6 @@ def test_the_median_interval_holds_the_median_with_the_confidence_it_claims() ->
 
 
 def test_the_solver_benchmark_measures_the_proofs_it_found() -> None:
-    from benchmarks.solver import proof_size
     from rules import core
     from rules.cards import Card
     from rules.players.solver import Solver
@@ -105,9 +104,9 @@ def test_the_solver_benchmark_measures_the_proofs_it_found() -> None:
     )
     solver = Solver()
     assert solver.value(state) == 1
-    assert proof_size(solver, state, seat=1) == (1, 1)
+    assert solver.proof_size(state, seat=1) == (1, 1)
     with pytest.raises(ValueError, match="no win of seat 0"):
-        proof_size(solver, state, seat=0)
+        solver.proof_size(state, seat=0)
 
     lines, proofs = run_solver_benchmark("--proof")
     positions = lines[:-1]  # then the usual summary, and a last line on the proofs

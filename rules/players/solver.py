@@ -323,6 +323,37 @@ class Solver:
             raise SolverLimit("no move of the position's value settled within the budget")
         return best
 
+    def proof_size(self, state: core.State, seat: int) -> tuple[int, int]:
+        """The positions and the height of the proof of ``seat``'s win from ``state`` that the table holds.
+
+        The proof the ``perfect`` player plays: at ``seat``'s moves the winning move of lowest height,
+        at the other seat's every move; a position reached on two lines counts once. Raises
+        :class:`ValueError` if the table holds no such proof (``python -m benchmarks.solver --proof``
+        compares its size with the nodes searched).
+        """
+        start = _fresh(state)
+        height = self._win_height(start, seat)
+        if height == UNBOUNDED:
+            raise ValueError(f"the table holds no win of seat {seat} from this position")
+        counted: set[core.PositionKey] = set()
+        stack = [start]
+        while stack:
+            position = stack.pop()
+            key = position.key()
+            if position.outcome is not None or key in counted:
+                continue
+            counted.add(key)
+            moves = [self._pick(position, seat, 1, {})] if position.to_act == seat else core.legal_moves(position)
+            for move in moves:
+                if move is None:
+                    raise ValueError("the table holds no winning move at a position of the proof")
+                child = _fresh(position)
+                core.apply(child, move)
+                if self._win_height(child, seat) == UNBOUNDED:
+                    raise ValueError("a move of the other seat leads out of the proof")
+                stack.append(child)
+        return len(counted), height
+
     def _known(self, child: core.State, seat: int, value: int) -> int | None:
         """The value for ``seat`` of the position ``child`` a move led to, if the table or ``value`` settles it.
 
