@@ -1,7 +1,8 @@
 """Solver benchmark: how long the exact duel solver takes on random positions.
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
-[--no-proof-numbers] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...] [--both] [--proof]``.
+[--no-proof-numbers | --no-exact-search] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...]
+[--both] [--proof]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -11,7 +12,8 @@ first position of a seeded greedy-with-noise game at which the hands hold at mos
 ``--cards`` cards (the rest of the pack then lies in the pile, which makes them much
 harder). Prints each position's value, time and nodes, then the median time, how many were
 solved within ``--limit`` seconds, and nodes per second. ``--no-proof-numbers`` runs the
-exact Boolean search alone. ``--solve`` times :meth:`~rules.players.solver.Solver.solve` instead
+exact Boolean search alone, ``--no-exact-search`` the proof-number search alone (which leaves open
+the draws whose disproofs do not pass their check). ``--solve`` times :meth:`~rules.players.solver.Solver.solve` instead
 (what ``trumps solve`` and the analysis board ask: the exact value, then every move's value
 within the same budget) and counts the moves it left unsettled. ``--check SECONDS`` solves
 every settled position again with the exact Boolean search alone (the solver without the
@@ -136,7 +138,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_sample_arguments(parser)
     parser.add_argument("--limit", type=float, default=30.0, help="seconds per position before giving up")
-    parser.add_argument("--no-proof-numbers", action="store_true", help="the exact Boolean search alone")
+    alone = parser.add_mutually_exclusive_group()
+    alone.add_argument("--no-proof-numbers", action="store_true", help="the exact Boolean search alone")
+    alone.add_argument("--no-exact-search", action="store_true", help="the proof-number search alone")
     parser.add_argument("--solve", action="store_true", help="time Solver.solve: the value and every move's value")
     parser.add_argument("--check", type=float, default=0.0, help="seconds to re-solve with the Boolean search alone")
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
@@ -155,7 +159,12 @@ def main() -> None:
     moves = unsettled = checked = disagreements = 0
     proof_nodes = proof_positions = 0
     for index, state in chosen_sample(args):
-        solver = Solver(max_nodes=args.max_nodes, seconds=args.limit, proof_numbers=not args.no_proof_numbers)
+        solver = Solver(
+            max_nodes=args.max_nodes,
+            seconds=args.limit,
+            proof_numbers=not args.no_proof_numbers,
+            exact_search=not args.no_exact_search,
+        )
         start = time.perf_counter()
         note = ""
         try:

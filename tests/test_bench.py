@@ -60,7 +60,8 @@ def test_the_solver_benchmark_compares_the_native_path_with_the_pure_one() -> No
 
 
 def test_solver_benchmark_runs_and_prints_its_figures() -> None:
-    for extra, size in (([], "6"), (["--no-proof-numbers"], "6"), (["--up-to"], "up to 6")):
+    searches = (["--no-proof-numbers"], "6"), (["--no-exact-search"], "6")
+    for extra, size in (([], "6"), *searches, (["--up-to"], "up to 6")):
         positions, summary = run_solver_benchmark(*extra)
         sizes = [sum(int(n) for n in line.split()[2].split("+")) for line in positions]
         assert len(sizes) == 4 and all(2 <= n <= 6 if extra == ["--up-to"] else n == 6 for n in sizes), sizes

@@ -206,7 +206,9 @@ class Solver:
     """The exact duel solver: alpha–beta in its Boolean form and proof-number search, taking turns on one table.
 
     ``max_nodes`` and ``seconds`` bound each call; beyond them :class:`SolverLimit` is raised.
-    ``proof_numbers=False`` leaves out the proof-number search (for comparisons and tests).
+    ``proof_numbers=False`` leaves out the proof-number search, ``exact_search=False`` the exact Boolean
+    search (each for comparisons and tests; not both). The proof-number search alone settles a draw only
+    when both seats' disproofs pass their check, and raises :class:`SolverLimit` on one where they do not.
     The table persists between calls (positions of one game share most of their subtrees);
     :meth:`clear` empties it.
     """
@@ -217,10 +219,14 @@ class Solver:
         seconds: float | None = None,
         proof_numbers: bool = True,
         max_entries: int = MAX_ENTRIES,
+        exact_search: bool = True,
     ) -> None:
+        if not (proof_numbers or exact_search):
+            raise ValueError("the solver needs at least one of its two searches")
         self.max_nodes = max_nodes
         self.seconds = seconds
         self.proof_numbers = proof_numbers
+        self.exact_search = exact_search
         self.max_entries = max_entries
         self.table: dict[tuple[core.PositionKey, int], int] = {}
         self.boolean_nodes = 0
@@ -439,9 +445,12 @@ class Solver:
         gc.disable()
         try:
             while True:
-                value = self._exact_value(state, seat, deepening, self._round_budget(budget))
-                if value is not None:
-                    return value
+                if self.exact_search:
+                    value = self._exact_value(state, seat, deepening, self._round_budget(budget))
+                    if value is not None:
+                        return value
+                elif proving is None:
+                    raise SolverLimit("the proof-number search alone cannot settle this position (a draw)")
                 if proving is not None:
                     proven = self._proofs.prove(state, proving, self._round_budget(budget))
                     if proven:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from test_solver import brute_force_value, random_position, small_position
 
 from rules import core
@@ -91,15 +92,25 @@ def test_proven_wins_are_stored_with_their_heights() -> None:
             assert min(heights) == height - 1
 
 
-def test_proof_numbers_and_the_exact_search_agree_on_larger_positions() -> None:
-    rng = random.Random(13)
+def test_proof_numbers_and_the_exact_search_agree_alone_and_together() -> None:
+    rng, small = random.Random(13), random.Random(21)
     values = []
-    for _ in range(40):
-        state = random_position(rng, rng.randint(6, 9))
+    # Small positions bring draws, which the proof-number search alone settles by its checked disproofs.
+    positions = [random_position(rng, rng.randint(6, 9)) for _ in range(40)]
+    positions += [small_position(small) for _ in range(40)]
+    for state in positions:
         value = Solver().value(state)
         assert value == Solver(proof_numbers=False).value(state), state.key()
+        try:
+            alone = Solver(exact_search=False).value(state)
+        except SolverLimit:
+            assert value == 0, state.key()  # only a draw whose disproofs fail their check is left open
+        else:
+            assert alone == value, state.key()
         values.append(value)
-    assert {-1, 1} <= set(values)
+    assert set(values) == {-1, 0, 1}
+    with pytest.raises(ValueError, match="at least one"):
+        Solver(proof_numbers=False, exact_search=False)
 
 
 def test_seeding_from_the_other_seat_guides_but_never_decides() -> None:
