@@ -153,22 +153,19 @@ def forgettable(solver: Solver) -> int:
 
 def test_a_solver_that_must_forget_still_solves_exactly() -> None:
     rng = random.Random(16)
-    forgot = 0
-    while forgot < 3:
-        state = random_position(rng, 11)
+    positions = [random_position(rng, 11) for _ in range(32)]
+    # Positions of this sample that take the solver 20,000 nodes or more (memory is checked every few
+    # thousand nodes, so it must forget many times on them); found by a scan, kept to spare the scan.
+    for index in (23, 25, 31):
+        state = positions[index]
         roomy = Solver(max_nodes=100_000)
-        try:
-            value = roomy.value(state)
-        except SolverLimit:
-            continue
-        if roomy.nodes < 20_000:  # memory is checked every few thousand nodes
-            continue
+        value = roomy.value(state)
+        assert roomy.nodes >= 20_000, f"position {index} is solved too fast now: pick larger ones"
         cramped = Solver(max_entries=500)
         assert cramped.value(state) == value, state.key()
         # What is left after forgetting is the proven wins and what came after the last check (a few
         # thousand nodes); the solver that never had to forget holds many times more of the rest.
         assert forgettable(cramped) <= 500 + 2 * CHECK_EVERY < forgettable(roomy)
-        forgot += 1
 
 
 def reachable_keys(state: core.State) -> set[core.PositionKey]:
