@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from rules.cli.usage import read_input
 from rules.locale import N_, _, ngettext
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def replay(
     from rules.log import LogError, read_log
 
     try:
-        data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
+        data = read_input(log)
     except OSError as error:
         typer.echo(f"cannot read {log}: {error.strerror}", err=True)
         raise typer.Exit(1) from None
@@ -56,9 +56,13 @@ def standing(game: Game) -> str:
     outcome = game.outcome
     if outcome is not None:
         if outcome.result == "loss":
+            if outcome.reason == "resigned":
+                return _("the game is over: seat {seat} resigned").format(seat=outcome.loser)
             return _("the game is over: seat {seat} lost").format(seat=outcome.loser)
         if outcome.reason == "repetition":
             return _("the game is over: a draw (the same position came up three times)")
+        if outcome.reason == "agreement":
+            return _("the game is over: a draw (by agreement)")
         return _("the game is over: a draw (by the tie check)")
     if game.phase == "trump_choice":
         return _("seat {seat} is to choose a trump").format(seat=game.to_act)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules.cli.usage import os_reason, program
+from rules.cli.usage import os_reason, program, read_input
 from rules.locale import N_, _
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def review(
     from rules.log import LogError, log_lines, read_log
 
     try:
-        data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
+        data = read_input(log)
     except OSError as error:
         typer.echo(_("cannot read {path}: {why}").format(path=log, why=os_reason(error)), err=True)
         raise typer.Exit(1) from None
@@ -124,9 +124,13 @@ def _result(game: Game, names: list[str]) -> str:
     assert outcome is not None
     if outcome.result == "loss":
         assert outcome.loser is not None
+        if outcome.reason == "resigned":
+            return _("{name} resigned.").format(name=names[outcome.loser])
         return _("{name} lost the hand.").format(name=names[outcome.loser])
     if outcome.reason == "repetition":
         return _("Draw: the same position came up for the third time.")
+    if outcome.reason == "agreement":
+        return _("Draw by agreement.")
     return _("Draw by the tie check.")
 
 

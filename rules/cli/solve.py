@@ -14,12 +14,11 @@ codes (``8H``). While it searches, a line on standard error (at a terminal) says
 from __future__ import annotations
 
 import json
-import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from rules.cli.usage import os_reason
+from rules.cli.usage import os_reason, read_input
 from rules.locale import N_, _, ngettext, number, percent, pgettext
 
 if TYPE_CHECKING:
@@ -88,7 +87,7 @@ def solve(
     if move is not None and all_moves:
         _fail(_("--move and --all: choose one"))
     try:
-        data = sys.stdin.buffer.read() if log == "-" else open(log, "rb").read()  # noqa: SIM115
+        data = read_input(log)
     except OSError as error:
         _fail(_("cannot read {path}: {why}").format(path=log, why=os_reason(error)))
     try:

@@ -223,6 +223,20 @@ def os_reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
+def read_input(source: str) -> bytes:
+    """The bytes of the file ``source``, or of standard input for ``-``.
+
+    Raises :class:`OSError` when they cannot be read, a closed standard input included (Python
+    then has no ``sys.stdin`` at all).
+    """
+    if source == "-":
+        if sys.stdin is None:
+            raise OSError(errno.EBADF, "standard input is closed")
+        return sys.stdin.buffer.read()
+    with open(source, "rb") as file:
+        return file.read()
+
+
 def program() -> str:
     """How to run this ``trumps`` again, as a person would type it: ``trumps`` when that is the command on the
     ``PATH``, else the path of the running executable (``.venv/bin/trumps`` after the README's install, whose

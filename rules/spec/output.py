@@ -17,7 +17,9 @@ def write_files(out: Path, files: dict[str, str], stale: Callable[[Path], Iterab
     for name, text in files.items():
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))  # byte for byte: some vectors hold CRs on purpose
+        # Byte for byte: some vectors hold CRs on purpose, and one bytes that are not UTF-8 (held in the text
+        # as the surrogates that Python's "surrogateescape" decodes them to).
+        path.write_bytes(text.encode("utf-8", "surrogateescape"))
         written.append(path)
     for path in stale(out):
         if path.is_file() and path.relative_to(out).as_posix() not in files:

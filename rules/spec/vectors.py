@@ -1232,7 +1232,10 @@ def _state_texts(vector: Vector) -> list[str]:
 
 @dataclass(frozen=True)
 class TextVector:
-    """A log given as its exact text (line ends, blank lines, a byte order mark), good or refused at ``line``."""
+    """A log given as its exact text (line ends, blank lines, a byte order mark), good or refused at ``line``.
+
+    Bytes that are not UTF-8 are held as the surrogates Python's ``surrogateescape`` decodes them to.
+    """
 
     name: str
     shows: str
@@ -1302,6 +1305,19 @@ TEXT: tuple[TextVector, ...] = (
         "malformed JSON",
     ),
     TextVector(
+        "reader_line_separators_inside_a_string",
+        "A Unicode line separator and paragraph separator (U+2028, U+2029) inside a JSON string end no line: "
+        "the beat's unknown field holds them.",
+        f"{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},\"note\":\"a\u2028b\u2029c\"}}\n",
+    ),
+    TextVector(
+        "reader_not_utf8",
+        "A line that is not UTF-8 text (a byte FF in a string) is malformed, even in an unknown field.",
+        f"{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},\"note\":\"\udcff\"}}\n",
+        3,
+        "not UTF-8 text",
+    ),
+    TextVector(
         "reader_form_feed_is_not_blank",
         "A line holding a form feed is not blank (JSON whitespace is space, tab, CR, LF): it is malformed.",
         f"{_TIE[0]}\n\f\n",
@@ -1320,7 +1336,7 @@ def text_states(vector: TextVector) -> list[str]:
 def check_text_refusal(vector: TextVector) -> LogError:
     """The refusal of a bad text vector, checked to fall on its line and to give its reason."""
     try:
-        read_log(vector.text)
+        read_log(vector.text.encode("utf-8", "surrogateescape"))
     except LogError as error:
         if error.line == vector.line and vector.reason in error.reason:
             return error

@@ -98,6 +98,42 @@ def test_replay_says_in_one_line_that_a_log_is_valid_and_how_the_game_stands() -
     assert bad.returncode == 1 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("vector", "standing", "told"),
+    [
+        ("draw_by_agreement", "the game is over: a draw (by agreement)", "Draw by agreement."),
+        ("resign_after_a_seat_went_out", "the game is over: seat 1 resigned", "West resigned."),
+        (
+            "repetition_draw",
+            "the game is over: a draw (the same position came up three times)",
+            "Draw: the same position came up for the third time.",
+        ),
+    ],
+)
+def test_replay_and_review_say_how_a_game_ended(vector: str, standing: str, told: str) -> None:
+    path = ROOT / "spec" / "vectors" / f"{vector}.jsonl"
+    done = trumps("replay", str(path))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.endswith(f"; {standing}\n"), done.stdout
+    review = trumps("review", str(path))
+    assert review.returncode == 0, review.stderr
+    assert review.stdout.splitlines()[-2].strip() == told, review.stdout
+
+
+@pytest.mark.parametrize("command", ["replay", "solve", "review"])
+def test_a_closed_standard_input_cannot_be_read(command: str) -> None:
+    # With descriptor 0 closed Python has no sys.stdin at all.
+    closed = subprocess.run(
+        ["/bin/sh", "-c", '"$0" -c "from rules.cli import main; main()" "$1" - <&-', sys.executable, command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (closed.returncode, closed.stdout) == (1, "")
+    assert closed.stderr == "cannot read -: standard input is closed\n"
+
+
 def test_serve_refuses_a_busy_port_before_creating_the_database(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
