@@ -1308,12 +1308,12 @@ TEXT: tuple[TextVector, ...] = (
         "reader_line_separators_inside_a_string",
         "A Unicode line separator and paragraph separator (U+2028, U+2029) inside a JSON string end no line: "
         "the beat's unknown field holds them.",
-        f"{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},\"note\":\"a\u2028b\u2029c\"}}\n",
+        f'{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},"note":"a\u2028b\u2029c"}}\n',
     ),
     TextVector(
         "reader_not_utf8",
         "A line that is not UTF-8 text (a byte FF in a string) is malformed, even in an unknown field.",
-        f"{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},\"note\":\"\udcff\"}}\n",
+        f'{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},"note":"\udcff"}}\n',
         3,
         "not UTF-8 text",
     ),
