@@ -42,7 +42,7 @@ from rules.log import LogError, log_lines, read_log
 from rules.players import LEVELS, make_player
 from rules.players.solver import Solver
 from rules.server.bots import _watch_parent
-from rules.server.protocol import ProtocolError, loads
+from rules.server.protocol import ErrorMessage, ProtocolError, loads
 from rules.server.tables import TableConfig, possible_table_id
 
 log = logging.getLogger("rules.server")
@@ -173,7 +173,9 @@ class _Busy(Exception):
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"type": "error", "code": code, "message": message}, status_code=status)
+    # Through the protocol's model, so that every code sent is one of its ErrorCode (the schema lists them).
+    body = ErrorMessage(code=code, message=message).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+    return JSONResponse(body, status_code=status)
 
 
 async def _log_text(request: Request) -> str:

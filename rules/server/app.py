@@ -307,6 +307,9 @@ class _Session:
     def error(
         self, code: str, message: str, event_no: int | None = None, refusal: dict[str, Any] | None = None
     ) -> None:
+        """Send an error; its ``event_no`` is the table's current one once hello reached a table (else ``event_no``)."""
+        if self.table is not None:
+            event_no = self.table.event_no
         metrics.ERRORS.labels(code).inc()
         fields = {"code": code, "table": self.ws.path_params.get("table_id"), "seat": self.conn.seat}
         log.info("refused %(code)s at table %(table)s, seat %(seat)s", fields, extra={"fields": fields})
@@ -373,14 +376,14 @@ class _Session:
             try:
                 parsed = parse_client_message(text)
             except ProtocolError as error:
-                self.error(error.code, str(error), self.table.event_no if self.table else None)
+                self.error(error.code, str(error))
                 continue
             try:
                 await self._handle(parsed)
             except Refused as refused:
-                self.error(refused.code, str(refused), self.table.event_no if self.table else None, refused.refusal)
+                self.error(refused.code, str(refused), refusal=refused.refusal)
             except StoreUnavailable:
-                self.error("unavailable", UNAVAILABLE, self.table.event_no if self.table else None)
+                self.error("unavailable", UNAVAILABLE)
             except StoreError:
                 self.error("internal", "the server could not save that; nothing changed, try again")
 
@@ -488,11 +491,11 @@ class _Session:
         if hello.token is not None:
             seat = table.seat_of_token(hello.token)
             if seat is None:
-                self.error("bad_token", "this token holds no seat at this table")
+                self.error("bad_token", "this token holds no seat at this table", table.event_no)
                 self.conn.drop(1008, "bad token")
                 return
         if len(table.connections) >= self.settings.max_connections_per_table:
-            self.error("table_full", "this table has as many connections as it can take")
+            self.error("table_full", "this table has as many connections as it can take", table.event_no)
             self.conn.drop(1008, "too many connections")
             return
         self.conn.seat = seat

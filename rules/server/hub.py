@@ -40,7 +40,8 @@ from rules.server.tables import Refused, Table, TableConfig, new_token, possible
 log = logging.getLogger("rules.server")
 
 ABANDONED_SECONDS = 300.0
-"""A match under way without any connection for this long is no longer listed in the lobby."""
+"""A match under way without any connection for this long is no longer listed in the lobby (however busy its clock
+and computer seats are)."""
 
 ABANDONED_ELSEWHERE_SECONDS = 1800.0
 """The same for a table another process holds, whose moves this one does not hear: only its seat and hand events
@@ -279,13 +280,14 @@ class Hub:
         """What the lobby lists: tables one can join or watch, the one with the latest news first.
 
         A match under way that nobody has been connected to for :data:`ABANDONED_SECONDS` is left
-        out: a stranger should not walk into a half-played match that nobody plays. It can still be
-        reached by its link.
+        out (:attr:`Table.attended_at <rules.server.tables.Table.attended_at>`; its clock and computer
+        seats may be playing on): a stranger should not walk into a half-played match that nobody plays.
+        It can still be reached by its link.
         """
         now = time.monotonic() if now is None else now
 
         def listed(table: Table) -> bool:
-            return table.hand_no == 0 or bool(table.connections) or now - table.quiet_since < ABANDONED_SECONDS
+            return table.hand_no == 0 or bool(table.connections) or now - table.attended_at < ABANDONED_SECONDS
 
         return sorted((table for table in self.open_tables() if listed(table)), key=lambda t: -t.quiet_since)
 

@@ -196,7 +196,7 @@ class Joined(_Message):
 class LeaveTable(_Message):
     """``POST /api/tables/{id}/leave``: give up the seat of this token."""
 
-    token: str = Field(max_length=128)
+    token: str = Field(description="The seat's token; one that holds no seat (however long) is refused as bad_token.")
 
 
 class Left(_Message):
@@ -223,7 +223,9 @@ class Hello(_Message):
     """
 
     type: Literal["hello"] = "hello"
-    token: str | None = Field(default=None, max_length=128)
+    token: str | None = Field(
+        default=None, description="The seat's token; one that holds no seat (however long) is refused as bad_token."
+    )
     last_seen: int | None = Field(default=None, ge=0)
 
 
@@ -366,7 +368,11 @@ ErrorCode = Literal[
     "bad_request",
     "internal",
     "unavailable",
+    "bad_log",
+    "no_move",
+    "busy",
 ]
+"""Every error code; ``bad_log``, ``no_move`` and ``busy`` are those of the analysis board's HTTP requests."""
 
 
 class RuleRefusal(_Message):
@@ -446,22 +452,44 @@ def _is_tag(part: object) -> bool:
 _MOVES = ("lead", "beat", "second", "take")
 
 
+MAX_DIGITS = 4300
+"""The longest number a client may send, in digits: Python's own limit for integers (``sys.int_info``), which
+:func:`loads` applies to decimal fractions too."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _float(literal: str) -> float:
+    if sum(char.isdigit() for char in literal) > MAX_DIGITS:
+        raise ValueError(f"a number of more than {MAX_DIGITS} digits")
+    return float(literal)
+
+
 def loads(text: str | bytes, what: str = "the message") -> Any:
     """JSON text from a client as Python values; :class:`ProtocolError` ``bad_json`` if it is not JSON the server
-    can take: malformed, nested too deeply, a number of thousands of digits, or a string with a lone UTF-16
-    surrogate (``"\\ud800"``: JSON may write it, but it is no text and could be sent to nobody).
+    can take: malformed, not UTF-8 (bytes are decoded strictly, no byte order mark), ``NaN`` or ``Infinity``
+    (Python's extensions, no JSON), nested too deeply, a number of more than :data:`MAX_DIGITS` digits (an integer
+    or not), or a string with a lone UTF-16 surrogate (``"\\ud800"``: JSON may write it, but it is no text and
+    could be sent to nobody).
 
     >>> loads('{"nonce": "\\\\ud800"}')
     Traceback (most recent call last):
     ...
     rules.server.protocol.ProtocolError: the message is not valid JSON text: a string holds a lone surrogate
+    >>> loads('[NaN]')
+    Traceback (most recent call last):
+    ...
+    rules.server.protocol.ProtocolError: the message is not valid JSON (or nests or numbers too large)
     """
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):  # also: nested too deep, a number with too many digits
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")  # strictly: json.loads(bytes) would let a surrogate's bytes pass
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_float)
+    except (ValueError, RecursionError):  # also: not UTF-8, nested too deep, a number with too many digits
         raise ProtocolError("bad_json", f"{what} is not valid JSON (or nests or numbers too large)") from None
-    escaped = b"\\u" in text if isinstance(text, bytes) else "\\u" in text
-    if escaped and not _all_text(data):
+    if "\\u" in text and not _all_text(data):
         raise ProtocolError("bad_json", f"{what} is not valid JSON text: a string holds a lone surrogate")
     return data
 

@@ -249,6 +249,10 @@ class Table:
         self.connections: set[Connection] = set()
         self.quiet_since = time.monotonic()
         """When the table last had news: an event, or a connection closing (for putting idle tables to sleep)."""
+        self.attended_at = time.monotonic()
+        """When somebody (a player or a spectator) was last connected to it here: when the last connection closed,
+        or when the table was made or loaded here if nobody has been since (for leaving abandoned matches out of
+        the lobby, which every clock and computer move would keep in if it went by :attr:`quiet_since`)."""
         self.used_at = time.monotonic()
         """When this process last had a use for it: a request, a connection opening or closing (a process
         sharing the database lets a table go some time after that; see :meth:`~rules.server.hub.Hub.let_go`)."""
@@ -394,7 +398,7 @@ class Table:
     def detach(self, conn: Connection) -> None:
         """A connection closed: forget it, and tell the others if its seat is now without a connection."""
         self.connections.discard(conn)
-        self.quiet_since = self.used_at = time.monotonic()
+        self.quiet_since = self.used_at = self.attended_at = time.monotonic()
         self.announce_presence()
 
     def announce_presence(self) -> None:

@@ -82,6 +82,7 @@ def test_a_refused_write_leaves_the_table_as_it_was(client: TestClient, monkeypa
             ws.send_json({"type": "move", "event": move, "last_seen": seen})
             error = _not_presence(ws)
         assert error["type"] == "error" and error["code"] == "internal" and "nothing changed" in error["message"]
+        assert error["event_no"] == seen, "the table's current event number, as every error after hello"
         assert "disk" not in error["message"], "server internals stay in the server's log"
         ws.send_json({"type": "move", "event": move, "last_seen": seen})  # the same move, now stored
         played = _updates_until(ws, lambda m: True)

@@ -6,6 +6,7 @@ In-process (Starlette's TestClient), to set the hub's clock: a match nobody play
 from __future__ import annotations
 
 import time
+import types
 import warnings
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
+from rules.server import tables
 from rules.server.app import create_app
 from rules.server.hub import ABANDONED_SECONDS
 from rules.server.limits import Settings
@@ -56,6 +58,43 @@ def test_the_lobby_lists_fresh_tables_first_and_drops_abandoned_matches(tmp_path
         listed = [table.id for table in hub.lobby_tables(now=later)]
         assert listed == [waiting]
         assert client.get(f"/api/tables/{played_id}").json()["status"] == "playing"
+
+
+def test_a_match_nobody_watches_leaves_the_lobby_though_its_clock_and_computer_play_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every event is news (the lobby's order), but only a connection keeps a match under way listed."""
+    settings = Settings(db=str(tmp_path / "unwatched.sqlite3"), bot_processes=0, sync="normal")
+    app = create_app(settings)
+    with TestClient(app) as client:
+        hub = app.state.hub
+        # The table is made, and played at first, ABANDONED_SECONDS and more ago (as the tables' clock has it).
+        past = types.SimpleNamespace(
+            monotonic=lambda: time.monotonic() - ABANDONED_SECONDS - 10, time=time.time, perf_counter=time.perf_counter
+        )
+        with monkeypatch.context() as patched:
+            patched.setattr(tables, "time", past)
+            body = {"name": "Ann", "computer": [{"seat": 1, "level": "easy"}], "clock": 1}
+            table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+            table = hub.tables[table_id]
+            then = table.event_no
+        # Nobody ever connected; now the clock and the computer seat play on, and each move is news.
+        deadline = time.monotonic() + 10
+        while table.event_no == then and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table.event_no > then and table.hand_no == 1
+        assert time.monotonic() - table.quiet_since < ABANDONED_SECONDS
+        assert table_id not in _ids(client)
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "playing"  # its link still works
+        # Somebody watching keeps it listed, and for ABANDONED_SECONDS after they leave.
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": None, "last_seen": None})
+            assert ws.receive_json()["type"] == "welcome"
+            assert table_id in _ids(client)
+        while table.connections:  # the server notices the close
+            time.sleep(0.01)
+        assert table_id in _ids(client)
+        assert table_id not in [t.id for t in hub.lobby_tables(now=time.monotonic() + ABANDONED_SECONDS + 1)]
 
 
 def test_the_config_gives_the_rules_address_only_when_the_server_has_one(tmp_path: Path) -> None:
