@@ -27,6 +27,7 @@ rules.server.protocol.ProtocolError: unknown message type 'x' (expected hello, m
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -464,15 +465,18 @@ def _no_constant(name: str) -> Any:
 def _float(literal: str) -> float:
     if sum(char.isdigit() for char in literal) > MAX_DIGITS:
         raise ValueError(f"a number of more than {MAX_DIGITS} digits")
-    return float(literal)
+    value = float(literal)
+    if math.isinf(value):
+        raise ValueError("a number beyond a double's range")  # 1e400 would be read as infinity
+    return value
 
 
 def loads(text: str | bytes, what: str = "the message") -> Any:
     """JSON text from a client as Python values; :class:`ProtocolError` ``bad_json`` if it is not JSON the server
     can take: malformed, not UTF-8 (bytes are decoded strictly, no byte order mark), ``NaN`` or ``Infinity``
     (Python's extensions, no JSON), nested too deeply, a number of more than :data:`MAX_DIGITS` digits (an integer
-    or not), or a string with a lone UTF-16 surrogate (``"\\ud800"``: JSON may write it, but it is no text and
-    could be sent to nobody).
+    or not) or beyond a double's range (``1e400``), or a string with a lone UTF-16 surrogate (``"\\ud800"``:
+    JSON may write it, but it is no text and could be sent to nobody).
 
     >>> loads('{"nonce": "\\\\ud800"}')
     Traceback (most recent call last):

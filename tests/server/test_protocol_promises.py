@@ -70,8 +70,9 @@ async def _refused_hello(url: str, token: str | None) -> tuple[dict[str, Any], i
 
 
 FIVE_THOUSAND_DIGITS = "0." + "1" * 5000
-NOT_JSON = ["NaN", "Infinity", "-Infinity", FIVE_THOUSAND_DIGITS]
-"""Values Python's json module reads by default that are no JSON (or, for the fraction, too long to take)."""
+NOT_JSON = ["NaN", "Infinity", "-Infinity", FIVE_THOUSAND_DIGITS, "1e400", "-1e400"]
+"""Values Python's json module reads by default that are no JSON, or JSON no finite double holds (the
+fraction, too long to take; 1e400, which Python reads as infinity)."""
 
 
 def test_errors_after_hello_carry_the_tables_event_number(server: Server) -> None:
@@ -171,3 +172,18 @@ def test_the_analysis_boards_errors_are_codes_of_the_schema(server: Server) -> N
     for each in (error, bad_log, {**error, "code": "busy"}):
         SERVER_ADAPTER.validate_python(each)  # the model the schema is made from
         validator.validate(each)  # and the schema as generated into spec/
+
+
+def test_only_a_ping_may_come_before_hello(server: Server) -> None:
+    table_id, _, _ = _duel(server)
+
+    async def scenario() -> None:
+        async with websockets.connect(f"{server.ws}/ws/tables/{table_id}") as ws:
+            await ws.send(json.dumps({"type": "ping", "nonce": 7}))
+            pong = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert pong == {"type": "pong", "nonce": 7, "event_no": 0}
+            await ws.send(json.dumps({"type": "next_hand", "last_seen": 0}))
+            refused = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert (refused["type"], refused["code"], refused["event_no"]) == ("error", "hello_first", None)
+
+    asyncio.run(scenario())
