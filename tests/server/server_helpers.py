@@ -151,6 +151,31 @@ class Seat:
             await self.ws.close()
 
 
+def new_duel(server: Server) -> tuple[str, str, str]:
+    """A duel whose two seats people took: its id, the creator's token (seat 0) and the joiner's (seat 1)."""
+    _, created = server.post("/api/tables", {"players": 2})
+    table_id = created["table"]["id"]
+    _, joined = server.post(f"/api/tables/{table_id}/join", {})
+    return table_id, created["token"], joined["token"]
+
+
+async def first_error(seat: Seat, message: Any) -> dict[str, Any]:
+    """Send ``message``; the first error that comes back (updates and pongs before it are passed over)."""
+    await seat.send(message)
+    while True:
+        reply = await seat.recv()
+        if reply["type"] == "error":
+            return reply
+
+
+async def still_served(seat: Seat) -> None:
+    """The connection is still open and served after what came before: a ping gets its own pong back."""
+    await seat.send({"type": "ping", "nonce": "still here"})
+    while (reply := await seat.recv())["type"] != "pong":
+        pass
+    assert reply["nonce"] == "still here"
+
+
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A quick policy that ends hands in tens of moves (random play takes thousands):
     never take when something else is legal; play the lowest card, trumps last."""

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import websockets
 from postgres import drop_database, fresh_database
-from server_helpers import Seat, Server, check_no_leaks, hand_over, play_until
+from server_helpers import Seat, Server, check_no_leaks, first_error, hand_over, new_duel, play_until, still_served
 from websockets.exceptions import ConnectionClosed
 
 
@@ -34,21 +34,6 @@ def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server.stop()
 
 
-def _duel(server: Server) -> tuple[str, str, str]:
-    _, created = server.post("/api/tables", {"players": 2})
-    table_id = created["table"]["id"]
-    _, joined = server.post(f"/api/tables/{table_id}/join", {})
-    return table_id, created["token"], joined["token"]
-
-
-async def _error(seat: Seat, message: Any) -> dict[str, Any]:
-    await seat.send(message)
-    while True:
-        reply = await seat.recv()
-        if reply["type"] == "error":
-            return reply
-
-
 async def _closed(ws: Any) -> int | None:
     """Wait for the server to close the connection (reading what it still sends); the close code."""
     try:
@@ -59,22 +44,22 @@ async def _closed(ws: Any) -> int | None:
 
 
 def test_bad_messages_get_clear_errors_and_change_nothing(server: Server) -> None:
-    table_id, token0, token1 = _duel(server)
+    table_id, token0, token1 = new_duel(server)
     url = f"{server.ws}/ws/tables/{table_id}"
 
     async def scenario() -> list[Seat]:
         # Before hello: garbage is refused one message at a time, and hello still works afterwards.
         a = Seat(url, token0, 0, rng=random.Random(1))
         a.ws = await websockets.connect(url)
-        assert (await _error(a, "{not json"))["code"] == "bad_json"
-        assert (await _error(a, "[1, 2]"))["code"] == "bad_message"
-        assert (await _error(a, '{"type": "shout"}'))["code"] == "unknown_type"
-        assert (await _error(a, b'{"type": "ping"}'))["code"] == "bad_message"  # binary frame
-        too_large = await _error(a, json.dumps({"type": "ping", "nonce": "x" * 5000}))
+        assert (await first_error(a, "{not json"))["code"] == "bad_json"
+        assert (await first_error(a, "[1, 2]"))["code"] == "bad_message"
+        assert (await first_error(a, '{"type": "shout"}'))["code"] == "unknown_type"
+        assert (await first_error(a, b'{"type": "ping"}'))["code"] == "bad_message"  # binary frame
+        too_large = await first_error(a, json.dumps({"type": "ping", "nonce": "x" * 5000}))
         assert too_large["code"] == "too_large" and "4096" in too_large["message"]
-        not_yet = await _error(a, {"type": "move", "event": {"type": "take", "seat": 0}, "last_seen": 0})
+        not_yet = await first_error(a, {"type": "move", "event": {"type": "take", "seat": 0}, "last_seen": 0})
         assert not_yet["code"] == "hello_first"
-        bad_field = await _error(
+        bad_field = await first_error(
             a, {"type": "move", "event": {"type": "beat", "seat": 0, "card": "1X"}, "last_seen": 0}
         )
         assert bad_field["code"] == "bad_message" and "event.card" in bad_field["message"]
@@ -92,22 +77,24 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server: Server) -> Non
 
         # Another seat's event, out of turn, a stale number, an illegal move, a spectator's move.
         theirs = {**move, "seat": waiter.seat}
-        assert (await _error(mover, {"type": "move", "event": theirs, "last_seen": before}))["code"] == "not_your_seat"
+        not_theirs = await first_error(mover, {"type": "move", "event": theirs, "last_seen": before})
+        assert not_theirs["code"] == "not_your_seat"
         out_of_turn = {"type": "move", "event": {**move, "seat": waiter.seat}, "last_seen": before}
-        assert (await _error(waiter, out_of_turn))["code"] == "not_your_turn"
-        stale = await _error(mover, {"type": "move", "event": move, "last_seen": before - 1})
+        assert (await first_error(waiter, out_of_turn))["code"] == "not_your_turn"
+        stale = await first_error(mover, {"type": "move", "event": move, "last_seen": before - 1})
         assert stale["code"] == "stale" and stale["event_no"] == before
         illegal = {"type": "lead", "seat": mover.seat, "card": "AS"} if move["type"] == "choose_trump" else None
         illegal = illegal or {"type": "choose_trump", "seat": mover.seat, "suit": "S"}
-        refused = await _error(mover, {"type": "move", "event": illegal, "last_seen": before})
+        refused = await first_error(mover, {"type": "move", "event": illegal, "last_seen": before})
         assert refused["code"] == "illegal" and f"seat {mover.seat}" in refused["message"]
         assert refused["refusal"]["seat"] == mover.seat and refused["refusal"]["message"] == refused["message"]
         assert refused["refusal"]["code"] in ("before_play", "trumps_chosen") and refused["refusal"]["clause"]
         spectator = Seat(url, None, None)
         await spectator.connect()
         await spectator.update()
-        assert (await _error(spectator, {"type": "move", "event": move, "last_seen": before}))["code"] == "spectator"
-        assert (await _error(spectator, {"type": "hello", "token": None}))["code"] == "already_hello"
+        watching = await first_error(spectator, {"type": "move", "event": move, "last_seen": before})
+        assert watching["code"] == "spectator"
+        assert (await first_error(spectator, {"type": "hello", "token": None}))["code"] == "already_hello"
 
         # The same move twice: the first is played, the second is stale and changes nothing.
         await mover.send({"type": "move", "event": move, "last_seen": before})
@@ -131,8 +118,8 @@ def test_bad_messages_get_clear_errors_and_change_nothing(server: Server) -> Non
 
 
 def test_tokens_are_checked(server: Server) -> None:
-    table_id, _, _ = _duel(server)
-    other_id, other_token, _ = _duel(server)
+    table_id, _, _ = new_duel(server)
+    other_id, other_token, _ = new_duel(server)
 
     async def scenario() -> None:
         for token in ("not-a-token", other_token):
@@ -156,7 +143,7 @@ def test_tokens_are_checked(server: Server) -> None:
 
 
 def test_abusive_connections_are_closed_cleanly(strict: Server) -> None:
-    table_id, token0, token1 = _duel(strict)
+    table_id, token0, token1 = new_duel(strict)
     url = f"{strict.ws}/ws/tables/{table_id}"
 
     async def scenario() -> None:
@@ -181,7 +168,7 @@ def test_abusive_connections_are_closed_cleanly(strict: Server) -> None:
 
 
 def test_flood_errors_say_what_happened(strict: Server) -> None:
-    table_id, _, _ = _duel(strict)
+    table_id, _, _ = new_duel(strict)
 
     async def scenario() -> list[dict[str, Any]]:
         ws = await websockets.connect(f"{strict.ws}/ws/tables/{table_id}")
@@ -201,7 +188,7 @@ def test_flood_errors_say_what_happened(strict: Server) -> None:
 
 
 def test_bad_http_requests(server: Server) -> None:
-    table_id, _, _ = _duel(server)
+    table_id, _, _ = new_duel(server)
     cases: list[tuple[str, Any, int, str, str]] = [
         ("/api/tables", b"{nope", 400, "bad_json", "not valid JSON"),
         ("/api/tables", [1], 400, "bad_request", "JSON object"),
@@ -233,7 +220,7 @@ def test_tables_per_client_are_limited(tmp_path_factory: pytest.TempPathFactory)
 def test_connections_per_address_are_limited(tmp_path_factory: pytest.TempPathFactory) -> None:
     server = Server(tmp_path_factory.mktemp("conns") / "conns.sqlite3", TRUMPS_MAX_CONNECTIONS_PER_CLIENT="3").start()
     try:
-        table_id, token0, _ = _duel(server)
+        table_id, token0, _ = new_duel(server)
         url = f"{server.ws}/ws/tables/{table_id}"
 
         async def scenario() -> None:
@@ -273,7 +260,7 @@ def test_deep_nesting_and_huge_numbers_are_ordinary_refusals(tmp_path_factory: p
     """1,500 nested arrays or a 5,000-digit number: 400 over HTTP, bad_json on the WebSocket (which stays open)."""
     # Messages up to 16 kB, so that the 5,000 digits are read rather than refused as too large.
     server = Server(tmp_path_factory.mktemp("deep") / "deep.sqlite3", TRUMPS_MAX_MESSAGE_BYTES="16384").start()
-    table_id, token0, _ = _duel(server)
+    table_id, token0, _ = new_duel(server)
     hostile = [
         b"[" * 1500 + b"]" * 1500,
         b'{"players": ' + b"9" * 5000 + b"}",
@@ -287,7 +274,7 @@ def test_deep_nesting_and_huge_numbers_are_ordinary_refusals(tmp_path_factory: p
         seat = Seat(f"{server.ws}/ws/tables/{table_id}", token0, 0)
         await seat.connect()
         for body in hostile:
-            assert (await _error(seat, body.decode()))["code"] == "bad_json"
+            assert (await first_error(seat, body.decode()))["code"] == "bad_json"
         await seat.send({"type": "ping", "nonce": 7})
         while (reply := await seat.recv())["type"] != "pong":
             pass
@@ -304,7 +291,7 @@ def test_deep_nesting_and_huge_numbers_are_ordinary_refusals(tmp_path_factory: p
 def test_health_readiness_and_metrics(server: Server) -> None:
     assert server.get("/healthz") == (200, {"status": "ok"})
     assert server.get("/readyz") == (200, {"status": "ready"})
-    _duel(server)
+    new_duel(server)
     with urllib.request.urlopen(f"{server.http}/metrics", timeout=10) as response:
         text = response.read().decode()
     for name in ("trumps_connections", "trumps_tables", "trumps_events_total", "trumps_commit_seconds_bucket"):
@@ -320,7 +307,7 @@ def test_escaping_inputs_are_refused_as_the_protocol_says(kind: str, tmp_path: P
     server.log_level = "info"
     try:
         server.start()
-        table_id, token0, _ = _duel(server)
+        table_id, token0, _ = new_duel(server)
         digits, deep = "9" * 5000, "[" * 1500 + "]" * 1500
         for path in ("/api/replay", "/api/analysis", "/api/analysis/move"):
             for body in ('{"log": ' + digits + "}", '{"log": ' + deep + "}", '{"log": "x", "n": ' + digits + "}"):
@@ -337,12 +324,9 @@ def test_escaping_inputs_are_refused_as_the_protocol_says(kind: str, tmp_path: P
         async def sockets() -> None:
             seat = Seat(f"{server.ws}/ws/tables/{table_id}", token0, 0)
             await seat.connect()
-            refused = await _error(seat, '{"type": "ping", "nonce": "\\ud800"}')
+            refused = await first_error(seat, '{"type": "ping", "nonce": "\\ud800"}')
             assert refused["code"] == "bad_json"
-            await seat.send({"type": "ping", "nonce": "still here"})
-            while (reply := await seat.recv())["type"] != "pong":
-                pass
-            assert reply["nonce"] == "still here"
+            await still_served(seat)
             await seat.close()
             async with websockets.connect(f"{server.ws}/ws/tables/%00") as ws:
                 await ws.send(json.dumps({"type": "hello"}))

@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 import websockets
-from server_helpers import Seat, Server
+from server_helpers import Seat, Server, first_error, new_duel, still_served
 from websockets.exceptions import ConnectionClosed
 
 from rules.server.protocol import SERVER_ADAPTER
@@ -42,21 +42,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server.stop()
 
 
-def _duel(server: Server) -> tuple[str, str, str]:
-    _, created = server.post("/api/tables", {"players": 2})
-    table_id = created["table"]["id"]
-    _, joined = server.post(f"/api/tables/{table_id}/join", {})
-    return table_id, created["token"], joined["token"]
-
-
-async def _error(seat: Seat, message: Any) -> dict[str, Any]:
-    await seat.send(message)
-    while True:
-        reply = await seat.recv()
-        if reply["type"] == "error":
-            return reply
-
-
 async def _refused_hello(url: str, token: str | None) -> tuple[dict[str, Any], int | None]:
     """The error answering a hello, and the close code that follows it."""
     ws = await websockets.connect(url)
@@ -76,7 +61,7 @@ fraction, too long to take; 1e400, which Python reads as infinity)."""
 
 
 def test_errors_after_hello_carry_the_tables_event_number(server: Server) -> None:
-    table_id, token0, token1 = _duel(server)
+    table_id, token0, token1 = new_duel(server)
     url = f"{server.ws}/ws/tables/{table_id}"
 
     async def scenario() -> None:
@@ -85,14 +70,14 @@ def test_errors_after_hello_carry_the_tables_event_number(server: Server) -> Non
         now = welcome["table"]["event_no"]
         assert now > 0
         await seat.update()
-        binary = await _error(seat, b'{"type": "ping"}')
+        binary = await first_error(seat, b'{"type": "ping"}')
         assert (binary["code"], binary["event_no"]) == ("bad_message", now)
-        too_large = await _error(seat, json.dumps({"type": "ping", "nonce": "x" * LIMIT}))
+        too_large = await first_error(seat, json.dumps({"type": "ping", "nonce": "x" * LIMIT}))
         assert (too_large["code"], too_large["event_no"]) == ("too_large", now)
-        assert (await _error(seat, "{nope"))["event_no"] == now
+        assert (await first_error(seat, "{nope"))["event_no"] == now
         for _ in range(15):  # past the burst of 12 (the hello and the messages above took 4)
             await seat.send({"type": "ping"})
-        limited = await _error(seat, {"type": "ping"})
+        limited = await first_error(seat, {"type": "ping"})
         assert (limited["code"], limited["event_no"]) == ("rate_limited", now)
 
         # A hello that reached the table and was refused there: its error says the table's number too.
@@ -115,7 +100,7 @@ def test_errors_after_hello_carry_the_tables_event_number(server: Server) -> Non
 
 
 def test_text_that_is_not_json_is_bad_json(server: Server) -> None:
-    table_id, token0, _ = _duel(server)
+    table_id, token0, _ = new_duel(server)
     bodies = [f'{{"players": 2, "clock": {value}}}'.encode() for value in NOT_JSON]
     bodies.append(b'{"players": 2, "name": "\xed\xa0\x80"}')  # a lone surrogate's bytes: no UTF-8
     bodies.append(b'{"players": 2, "name": "\xff"}')
@@ -131,12 +116,9 @@ def test_text_that_is_not_json_is_bad_json(server: Server) -> None:
         seat = Seat(f"{server.ws}/ws/tables/{table_id}", token0, 0)
         await seat.connect()
         for value in NOT_JSON:
-            refused = await _error(seat, f'{{"type": "ping", "nonce": {value}}}')
+            refused = await first_error(seat, f'{{"type": "ping", "nonce": {value}}}')
             assert refused["code"] == "bad_json", value
-        await seat.send({"type": "ping", "nonce": "still here"})
-        while (reply := await seat.recv())["type"] != "pong":
-            pass
-        assert reply["nonce"] == "still here"
+        await still_served(seat)
         await seat.close()
         # A text frame that is not UTF-8 never reaches the server's reader: the WebSocket closes (1007).
         async with websockets.connect(f"{server.ws}/ws/tables/{table_id}") as ws:
@@ -149,7 +131,7 @@ def test_text_that_is_not_json_is_bad_json(server: Server) -> None:
 
 
 def test_a_token_of_any_length_that_holds_no_seat_is_bad_token(server: Server) -> None:
-    table_id, _, _ = _duel(server)
+    table_id, _, _ = new_duel(server)
     long_token = "x" * 200
 
     async def scenario() -> None:
@@ -175,7 +157,7 @@ def test_the_analysis_boards_errors_are_codes_of_the_schema(server: Server) -> N
 
 
 def test_only_a_ping_may_come_before_hello(server: Server) -> None:
-    table_id, _, _ = _duel(server)
+    table_id, _, _ = new_duel(server)
 
     async def scenario() -> None:
         async with websockets.connect(f"{server.ws}/ws/tables/{table_id}") as ws:
