@@ -27,23 +27,9 @@ from pathlib import Path
 
 import rules.native
 from benchmarks.solver import add_sample_arguments, chosen_sample, median_interval
-from rules import convert, core
-from rules.cards import CODES, codes_of_mask
-from rules.events import Position
 from rules.game import Game
 from rules.log import write_log
-
-
-def position_game(state: core.State) -> Game:
-    """A game that starts at ``state`` (written as a log: the header and the ``position`` line)."""
-    position = Position(
-        trumps=[convert.suit_letter(suit) for suit in state.trumps],
-        hands=[codes_of_mask(hand) for hand in state.hands],
-        pile=[CODES[card] for card in state.pile],
-        to_act=state.to_act,
-        phase=convert.phase_name(state.phase),
-    )
-    return Game.from_position(position)
+from rules.position import state_position
 
 
 def trumps_command() -> str:
@@ -66,7 +52,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "position.jsonl"
         for index, state in chosen_sample(args):
-            write_log(position_game(state), log)
+            write_log(Game.from_position(state_position(state)), log)
             start = time.perf_counter()
             result = subprocess.run(
                 [command, "solve", str(log), "--json", "--seconds", f"{args.seconds:g}"],

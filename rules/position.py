@@ -67,6 +67,17 @@ def resume_error(position: Position) -> Refusal | None:
     return None
 
 
+def state_position(state: core.State) -> Position:
+    """The ``position`` line of a core state in play: its cards, seat to act and phase, nothing seen before it."""
+    return Position(
+        trumps=[convert.suit_letter(suit) for suit in state.trumps],
+        hands=[codes_of_mask(hand) for hand in state.hands],
+        pile=[CODES[card] for card in state.pile],
+        to_act=state.to_act,
+        phase=convert.phase_name(state.phase),  # type: ignore[arg-type]
+    )
+
+
 def position_of(game: Game) -> Position:
     """A ``position`` line that resumes ``game`` exactly, with its order of going out and repetition history.
 
@@ -79,12 +90,9 @@ def position_of(game: Game) -> Position:
     if state.phase != core.SECOND:
         earlier[state.key()] -= 1  # the position counts itself again when it is replayed (rules §3.3.5)
     default_order = [seat for seat, hand in enumerate(state.hands) if not hand]
-    return Position(
-        trumps=[convert.suit_letter(suit) for suit in state.trumps],
-        hands=[codes_of_mask(hand) for hand in state.hands],
-        pile=[CODES[card] for card in state.pile],
-        to_act=state.to_act,
-        phase=game.phase,  # type: ignore[arg-type]
-        out_order=None if list(state.out_order) == default_order else list(state.out_order),
-        seen=convert.seen_positions(earlier) or None,
+    return state_position(state).model_copy(
+        update={
+            "out_order": None if list(state.out_order) == default_order else list(state.out_order),
+            "seen": convert.seen_positions(earlier) or None,
+        }
     )
