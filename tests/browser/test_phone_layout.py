@@ -74,6 +74,13 @@ def test_a_hand_of_any_size_is_playable_by_thumb(server: Server, browser: Browse
         context.close()
 
 
+def _next_hand(page: Page) -> None:
+    """Ask for the next hand and wait till it is dealt: until then the page still shows the hand's end, and
+    a second click could find the button it showed gone when the deal arrives."""
+    page.click(".next-hand")
+    page.wait_for_selector(".outcome-dialog", state="detached")
+
+
 def _take_offered(person: Person, page: Page, moves: int = 200) -> bool:
     """Play (the first legal card) until Take is offered with a card to play as well; whether it was."""
     for _ in range(moves):
@@ -96,7 +103,7 @@ def test_at_320_by_568_take_and_the_hand_are_on_screen_together(server: Server, 
         for _ in range(3):
             if _take_offered(person, page):
                 break
-            page.click(".next-hand")
+            _next_hand(page)
         else:
             raise AssertionError("Take was never offered in three hands")
         page.evaluate("window.scrollTo(0, 0)")
@@ -133,7 +140,7 @@ def test_the_page_takes_by_itself_when_taking_is_the_only_move(server: Server, b
             if situation == "over":
                 if taken_by_itself:
                     break
-                page.click(".next-hand")
+                _next_hand(page)
                 continue
             if situation == "move" and not person.legal_cards():
                 # Only Take is offered: leave it to the page.
