@@ -156,6 +156,10 @@ class SolverLimit(Exception):
     """The search ran out of its node or time budget."""
 
 
+class _ShareSpent(Exception):
+    """A move's share of the budget in :meth:`Solver.solve` is spent; the other open moves have their turn."""
+
+
 class _Paused(Exception):
     """The exact search spent this round's budget; the proof-number search has its turn."""
 
@@ -232,6 +236,7 @@ class Solver:
         self.boolean_nodes = 0
         self._pause_at = UNBOUNDED
         self._limit_nodes = UNBOUNDED
+        self._share_end = UNBOUNDED
         self._deadline = 0.0
         self._path: dict[core.PositionKey, int] = {}
         self._proofs = ProofNumberSearch(self.table, self._check_limits)
@@ -278,17 +283,21 @@ class Solver:
             if known is not None:
                 settled[move] = known
             core.undo(work, token)
-        # A won position's best move is known from the table; a drawn one's is searched first.
+        # The open moves take turns, each with a share of nodes that doubles every round, so that one
+        # hard move does not keep the easy ones after it open. A won position's best move is known from
+        # the table; a drawn one's is searched first.
         open_moves = [move for move in _order(work) if move not in settled]
+        share = FIRST_BUDGET
         try:
-            for move in open_moves:
-                token = core.apply(work, move)
-                try:
-                    settled[move] = self._value(_fresh(work), seat, may_win=value == 1)
-                finally:
-                    core.undo(work, token)
-                if not every_move and settled[move] == value:
-                    break
+            while open_moves and (every_move or value not in settled.values()):
+                for move in list(open_moves):
+                    found = self._move_value_within(work, move, value, share)
+                    if found is not None:
+                        settled[move] = found
+                        open_moves.remove(move)
+                        if not every_move and found == value:
+                            break
+                share *= 2
         except SolverLimit:
             pass
         best = self._pick(work, seat, value, settled)
@@ -409,9 +418,27 @@ class Solver:
         if sys.getrecursionlimit() < 20000:
             sys.setrecursionlimit(20000)
 
+    def _move_value_within(self, work: core.State, move: int, value: int, share: int) -> int | None:
+        """The value of ``move`` in ``work`` (whose value is ``value``) if settled within ``share`` more nodes.
+
+        What the search found stays in the table and the proof numbers, so the next, larger share resumes.
+        """
+        seat = work.to_act
+        token = core.apply(work, move)
+        self._share_end = self.nodes + share
+        try:
+            return self._value(_fresh(work), seat, may_win=value == 1)
+        except _ShareSpent:
+            return None
+        finally:
+            self._share_end = UNBOUNDED
+            core.undo(work, token)
+
     def _check_limits(self) -> None:
         if self.nodes >= self._limit_nodes:
             raise SolverLimit(f"more than {self.max_nodes} nodes")
+        if self.nodes >= self._share_end:
+            raise _ShareSpent
         if time.monotonic() > self._deadline:
             raise SolverLimit(f"more than {self.seconds} s")
         if len(self.table) + self._proofs.stored > self.max_entries:
@@ -473,9 +500,9 @@ class Solver:
                 gc.enable()
 
     def _round_budget(self, budget: int) -> int:
-        """``budget``, or the nodes left under ``max_nodes`` if fewer."""
+        """``budget``, or the nodes left under ``max_nodes`` (or in a move's share, see :meth:`solve`) if fewer."""
         self._check_limits()
-        return min(budget, self._limit_nodes - self.nodes)
+        return min(budget, self._limit_nodes - self.nodes, self._share_end - self.nodes)
 
     def _exact_value(self, state: core.State, seat: int, deepening: _Deepening, budget: int) -> int | None:
         """``V*`` for ``seat`` by Boolean searches deepened until one is exact; ``None`` once ``budget`` is spent.

@@ -12,6 +12,7 @@ from rules.events import Position
 from rules.game import Game
 from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit, advice
 from rules.players.perfect import FORCED_WIN
+from rules.players.solver import _order
 
 # Positions found by search in which the full game tree reaches draws by repetition (third
 # occurrence): (hands, pile, trumps, to_act, phase), cards as pack indices.
@@ -239,6 +240,31 @@ def test_a_value_is_exact_before_every_move_is_settled() -> None:
         assert solution.value >= max((value for _, value in solution.moves), default=-1)
         partial += bool(solution.unsettled)
     assert partial >= 30  # the budgets leave moves open often enough for the check to mean something
+
+
+def test_a_hard_move_does_not_keep_the_moves_after_it_open() -> None:
+    # solve() gives the open moves turns, each with a share of the budget that doubles every round.
+    # Searched one after another, the moves settled within a budget would be a prefix of the search
+    # order (besides those the value's own search settles at once); with turns, moves after an open
+    # one are settled too.
+    rng = random.Random(3)
+    later = 0
+    for _ in range(40):
+        state = random_position(rng, rng.randint(6, 9))
+        probe = Solver()
+        probe.value(state)
+        at_once = set(dict(Solver(max_nodes=probe.nodes + 1).solve(state).moves))
+        solution = Solver(max_nodes=probe.nodes + 3000).solve(state)
+        assert set(dict(solution.moves)) >= at_once
+        open_before = False
+        for move in _order(state.copy()):
+            if move in solution.unsettled:
+                open_before = True
+            elif open_before and move not in at_once:
+                later += 1
+        if later >= 5:
+            break
+    assert later >= 5
 
 
 def test_a_lost_position_settles_every_move_at_once() -> None:
