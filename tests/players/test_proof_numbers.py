@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -166,6 +167,29 @@ def test_a_solver_that_must_forget_still_solves_exactly() -> None:
         # What is left after forgetting is the proven wins and what came after the last check (a few
         # thousand nodes); the solver that never had to forget holds many times more of the rest.
         assert forgettable(cramped) <= 500 + 2 * CHECK_EVERY < forgettable(roomy)
+
+
+def test_forgetting_again_waits_for_half_the_bound_to_be_stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The proven wins stay when the solver forgets. Once they fill most of the bound, forgetting at
+    # every check would be a pass over the whole table every few thousand nodes that frees little:
+    # the next one waits until half the bound has been stored again.
+    passes: list[tuple[int, int]] = []  # (positions held before, after) each time it forgets
+    forget = Solver._forget
+
+    def counted(solver: Solver) -> None:
+        before = len(solver.table) + solver._proofs.stored
+        forget(solver)
+        passes.append((before, len(solver.table)))
+
+    monkeypatch.setattr(Solver, "_forget", counted)
+    rng = random.Random(16)
+    state = [random_position(rng, 11) for _ in range(32)][31]  # one of the test above's
+    solver = Solver(max_entries=3000)
+    assert solver.value(state) == Solver().value(state)
+    assert sum(entry >= 0 for entry in solver.table.values()) > 3000 // 2  # the wins kept fill the table
+    assert len(passes) > 3
+    for (_, kept), (before, _) in itertools.pairwise(passes):
+        assert before - kept >= 3000 // 2
 
 
 def reachable_keys(state: core.State) -> set[core.PositionKey]:
