@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.events import RuleOptions
-from rules.server.protocol import SeatInfo, TableInfo
+from rules.server.protocol import SeatInfo, TableInfo, stored_name, table_status
 
 ENTRIES = 20_000
 """Tables held elsewhere the lobby keeps entries for at most (the oldest are forgotten past it)."""
@@ -56,7 +56,7 @@ def entry_of(table_id: str, config: dict[str, Any], created: float) -> Entry:
         players=config["players"],
         rules=RuleOptions(pass_sixes=config["pass_sixes"], must_beat=config["must_beat"]),
         seats=seats,
-        status="waiting",
+        status=table_status((seat.kind for seat in seats), 0, match_over=False),
         hand=0,
         event_no=0,
         clock=config.get("clock"),
@@ -102,13 +102,15 @@ class Elsewhere:
             seat = record["seat"]
             seats = list(info.seats)
             if kind == "seat_taken":
-                seats[seat] = SeatInfo(seat=seat, kind="human", name=record.get("name"))
+                seats[seat] = SeatInfo(seat=seat, kind="human", name=stored_name(record.get("name")))
             else:
                 seats[seat] = SeatInfo(seat=seat, kind="free", left=True)
             update["seats"] = seats
         elif record is not None and kind == "hand_started":
-            update |= {"hand": int(record["hand"]), "status": "playing"}
+            update["hand"] = int(record["hand"])
         if update:  # a move (most notices) changes only the event number
+            seats, hand = update.get("seats", info.seats), update.get("hand", info.hand)
+            update["status"] = table_status((seat.kind for seat in seats), hand, match_over=False)
             entry.info = info.model_copy(update=update)
 
     def infos(self) -> list[TableInfo]:

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from rules.events import (
     AgreeDraw,
@@ -59,6 +62,99 @@ class _Message(BaseModel):
 
 # --- Pieces shared by several messages -----------------------------------------------------------
 
+NAME_LENGTH = 32
+"""The longest display name, in Unicode code points of the name as stored (NFC, trimmed)."""
+
+_JOINERS = frozenset("\u200c\u200d")
+"""ZERO WIDTH NON-JOINER and JOINER: format characters, but Persian names and emoji sequences need them."""
+
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Controls (newline, ESC, NUL, C1), format characters (bidi overrides, zero-width spaces) and line and
+paragraph separators: what moves, hides or breaks the text around a name on another player's screen."""
+
+
+def player_name(value: str | None) -> str | None:
+    """The display name to store for ``value``, or :class:`ValueError` saying why it is refused.
+
+    Another player's page or terminal shows the name, so nothing in it may act on the text around it:
+    a character of :data:`_REFUSED_CATEGORIES` is refused wherever it is, except a joiner between two
+    other characters of a word. Letters with their accents (Romanian ș, Czech ř, Kyrgyz ң) and combining
+    marks are letters like any other. The name is put in normalization form C, so that a letter typed as
+    a base and an accent counts once, and trimmed of surrounding spaces; nothing left is no name at all
+    (null), as a client with an empty name box means. The length limit counts what is stored.
+
+    >>> player_name("  Ștefan  "), player_name("s\u0326tefan"), player_name(" \u3000 "), player_name("")
+    ('Ștefan', 'ștefan', None, None)
+    >>> player_name("Ana\u202eoB")
+    Traceback (most recent call last):
+    ...
+    ValueError: holds U+202E at character 4: no control or format character
+    """
+    if value is None:
+        return None
+    for index, char in enumerate(value):
+        if unicodedata.category(char) in _REFUSED_CATEGORIES and not _inside_word(value, index):
+            raise ValueError(f"holds U+{ord(char):04X} at character {index + 1}: no control or format character")
+    name = unicodedata.normalize("NFC", value).strip()
+    if len(name) > NAME_LENGTH:
+        raise ValueError(f"is {len(name)} characters long; at most {NAME_LENGTH}")
+    return name or None
+
+
+def _inside_word(text: str, index: int) -> bool:
+    """A joiner with a character on either side that is neither a space nor another joiner."""
+    if text[index] not in _JOINERS or index == 0 or index == len(text) - 1:
+        return False
+    return all(not near.isspace() and near not in _JOINERS for near in (text[index - 1], text[index + 1]))
+
+
+def stored_name(value: object) -> str | None:
+    """A name read back from the database as :func:`player_name` would store it today (null if it would refuse
+    it): a table whose seat was taken before names were checked shows no control character either."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return player_name(value)
+    except ValueError:
+        return None
+
+
+def _checked_name(value: str | None) -> str | None:
+    try:
+        return player_name(value)
+    except ValueError as error:
+        raise PydanticCustomError("player_name", str(error)) from None
+
+
+PlayerName = Annotated[
+    str | None,
+    AfterValidator(_checked_name),
+    Field(
+        description=f"A display name: at most {NAME_LENGTH} characters (code points) once put in Unicode "
+        "normalization form C and trimmed of surrounding spaces, which is what is stored and shown; empty or "
+        "only spaces: no name (null). Refused: control and format characters (Unicode Cc, Cf) and line and "
+        "paragraph separators (Zl, Zp), except a joiner (U+200C, U+200D) between two characters of a word."
+    ),
+]
+"""The ``name`` of a create or a join, stored as :func:`player_name` makes it."""
+
+Status = Literal["waiting", "playing", "finished"]
+
+
+def table_status(kinds: Iterable[str], hand: int, *, match_over: bool) -> Status:
+    """A table's ``status`` from its seats' kinds, its hand number and whether its match is over.
+
+    ``waiting`` only while a seat is free before the first hand. Once every seat is taken the first hand
+    starts by itself, but as an event of its own that the server commits after the ``seat_taken`` that
+    filled the table: read from the hand number alone, the status would say ``waiting`` with every seat
+    taken in that event's update, in the answer to the create or join that filled it, and in the lobby.
+    """
+    if match_over:
+        return "finished"
+    if hand == 0 and any(kind == "free" for kind in kinds):
+        return "waiting"
+    return "playing"
+
 
 class SeatInfo(_Message):
     """Who sits in a seat: nobody yet (``free``), a person (``human``) or the server's bot."""
@@ -69,7 +165,9 @@ class SeatInfo(_Message):
     level: str | None = Field(default=None, description="The bot's level, for a computer seat.")
     connected: bool = Field(default=False, description="Whether a person is connected to this seat right now.")
     left: bool = Field(
-        default=False, description="A free seat whose player left the table during the match (not a seat never taken)."
+        default=False,
+        description="A free seat whose player left it (before the match, during it or after it is over), "
+        "not a seat never taken.",
     )
 
 
@@ -80,8 +178,10 @@ class TableInfo(_Message):
     players: Players
     rules: RuleOptions
     seats: list[SeatInfo]
-    status: Literal["waiting", "playing", "finished"] = Field(
-        description="waiting: free seats before the first hand; playing; finished: the match is over."
+    status: Status = Field(
+        description="waiting: a seat is free and the first hand has not started; playing: every seat is taken "
+        "or the first hand has started (hand 0 only until the first hand_started, which follows at once); "
+        "finished: the match is over."
     )
     hand: int = Field(description="The number of the current hand, 1 for the first; 0 before it starts.")
     event_no: int = Field(description="The number of the table's last event; 0 when nothing has happened.")
@@ -170,7 +270,7 @@ class CreateTable(_Message):
     match_hands: int | None = Field(default=None, ge=1, le=1000, description="Hands in the match; null: no limit.")
     join: bool = Field(default=True, description="Whether the creator takes a seat.")
     seat: int | None = Field(default=None, ge=0, le=3, description="The seat to take; null: the first free one.")
-    name: str | None = Field(default=None, max_length=32)
+    name: PlayerName = None
 
 
 class TableCreated(_Message):
@@ -184,7 +284,7 @@ class JoinTable(_Message):
     """``POST /api/tables/{id}/join``: take a free seat (null: the first free one)."""
 
     seat: int | None = Field(default=None, ge=0, le=3)
-    name: str | None = Field(default=None, max_length=32)
+    name: PlayerName = None
 
 
 class Joined(_Message):
@@ -321,7 +421,7 @@ class Update(_Message):
     view: View | None = Field(description="This seat's view (a spectator's: the public one); null before hand 1.")
     score: Score
     seats: list[SeatInfo]
-    status: Literal["waiting", "playing", "finished"]
+    status: Status
     seed_hash: str | None = Field(default=None, description="The current hand's seed hash.")
     deadline: float | None = Field(
         default=None, description="Unix time (seconds) when the clock of the seat to act runs out."

@@ -59,8 +59,11 @@ from rules.server.protocol import (
     SeatFreed,
     SeatInfo,
     SeatTaken,
+    Status,
     TableInfo,
     Update,
+    stored_name,
+    table_status,
 )
 from rules.server.store import Store, StoreConflict, StoreError
 from rules.server.verify import seed_hash
@@ -277,10 +280,9 @@ class Table:
     # --- what the table looks like ----------------------------------------------------------------
 
     @property
-    def status(self) -> Literal["waiting", "playing", "finished"]:
-        if self.match_over:
-            return "finished"
-        return "waiting" if self.hand_no == 0 else "playing"
+    def status(self) -> Status:
+        """See :func:`~rules.server.protocol.table_status`: not ``waiting`` once every seat is taken."""
+        return table_status((state.kind for state in self.seats), self.hand_no, match_over=self.match_over)
 
     @property
     def match_over(self) -> bool:
@@ -424,9 +426,10 @@ class Table:
         public: PublicEvent
         if kind == "seat_taken":
             seat = record["seat"]
-            self.seats[seat] = SeatState("human", name=record.get("name"), token_hash=record["token_hash"])
+            name = stored_name(record.get("name"))
+            self.seats[seat] = SeatState("human", name=name, token_hash=record["token_hash"])
             self._end_credentials(seat, "someone else took this seat")
-            public = SeatTaken(seat=seat, name=record.get("name"))
+            public = SeatTaken(seat=seat, name=name)
         elif kind == "seat_freed":
             seat = record["seat"]
             self.seats[seat] = SeatState("free", left=True)

@@ -199,7 +199,8 @@ export class LobbyScreen {
     const level = (seat) => (seat.level ? t(`level.${seat.level}`) : "");
     const freeSeat = (seat) => t(seat.left ? "lobby.free_seat_left" : "lobby.free_seat");
     const who = table.seats.map((seat) => seat.kind === "free" ? freeSeat(seat) : seat.kind === "computer" ? t("lobby.computer", { level: level(seat) }) : person(seat)).join(" · ");
-    const status = table.status === "waiting" ? t("lobby.waiting", { count: free.length }) : t("lobby.hand", { n: table.hand });
+    // A full table is "playing" at hand 0 for the moment before its first hand starts by itself: say hand 1.
+    const status = table.status === "waiting" ? t("lobby.waiting", { count: free.length }) : t("lobby.hand", { n: Math.max(table.hand, 1) });
     const mine = savedSeat(table.id);
     const actions = h("div", { class: "actions" });
     if (mine) {
