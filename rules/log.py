@@ -10,9 +10,9 @@ rules.log.LogError: line 3: seat 1 cannot choose a trump: it is seat 0's turn to
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 from rules.events import EventError, Start, event_json, parse_event
 from rules.game import Game, IllegalEvent
@@ -21,6 +21,10 @@ _Text = TypeVar("_Text", str, bytes)
 
 JSON_WHITESPACE = " \t\r\n"
 """What RFC 8259 calls whitespace; a line of nothing else is blank (log format §L1.4)."""
+
+BYTE_ORDER_MARK = "\ufeff"
+"""Passed over at the very start of a log, and malformed anywhere else (log format §L1.5)."""
+UTF8_BYTE_ORDER_MARK = BYTE_ORDER_MARK.encode("utf-8")
 
 
 class LogError(ValueError):
@@ -38,23 +42,75 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
     Lines end at ``\n`` only (a ``\r`` before it is dropped), as JSON Lines says, so a
     Unicode line separator inside a JSON string does not split a line. Blank lines (only
     JSON whitespace) are passed over but counted, so line numbers match an editor's. A byte
-    order mark before the first line is passed over too: RFC 8259 lets a JSON reader ignore
-    one, and some Windows editors and shells write one before UTF-8 text. (Log format §L1.)
+    order mark at the very start is passed over too: RFC 8259 lets a JSON reader ignore
+    one, and some Windows editors and shells write one before UTF-8 text. It goes before the
+    text is split, so a text of a byte order mark alone has no line, like an empty one, and
+    is refused at line 1 (log format §L1.5, §L1.7). Lines already split keep their count: a
+    first line holding only the mark is a blank line 1. (Log format §L1.)
     """
     if isinstance(source, str):
-        source = _lines(source, "\n", "\r")
+        lines: Iterable[str | bytes] = _lines(source.removeprefix(BYTE_ORDER_MARK), "\n", "\r")
     elif isinstance(source, bytes):
-        source = _lines(source, b"\n", b"\r")
+        lines = _lines(source.removeprefix(UTF8_BYTE_ORDER_MARK), b"\n", b"\r")
+    else:
+        lines = _without_mark(source)
+    return _replay(lines, seed)
+
+
+def read_log_stream(file: BinaryIO, *, seed: int | None = None) -> Game:
+    """Replay the log that ``file`` holds, reading it a line at a time; raises :class:`LogError`.
+
+    A bad line is refused as soon as it has been read, and nothing after it is read (log format
+    §L3.5, §L6): so a log written slowly into a pipe, ``tail -f`` say, is refused when its bad
+    line comes, not when the writer stops. A read that fails raises :class:`OSError`.
+    """
+    return _replay(stream_lines(file), seed)
+
+
+def stream_lines(file: BinaryIO) -> Iterator[bytes]:
+    """The lines of a binary file as log format §L1.2 splits them, each read only when it is asked for.
+
+    Iterating a binary file splits at ``\n`` alone, and yields a line once its ``\n`` (or the
+    end of the file) has been read. A byte order mark at the very start is passed over before
+    any line is taken: a file of the mark alone has no line (§L1.5, §L1.7).
+    """
+    first = True
+    for raw in file:
+        if first:
+            first = False
+            raw = raw.removeprefix(UTF8_BYTE_ORDER_MARK)
+            if not raw:  # the mark and nothing after it: the file holds no line
+                return
+        yield raw.removesuffix(b"\n").removesuffix(b"\r")
+
+
+def is_blank(line: str) -> bool:
+    """Whether a line holds nothing but JSON whitespace, and is passed over (log format §L1.4)."""
+    return not line.strip(JSON_WHITESPACE)
+
+
+def _without_mark(lines: Iterable[str | bytes]) -> Iterator[str | bytes]:
+    """Lines already split, with a byte order mark at the start of the first passed over."""
+    for number, line in enumerate(lines, start=1):
+        if number == 1:
+            line = (
+                line.removeprefix(BYTE_ORDER_MARK) if isinstance(line, str) else line.removeprefix(UTF8_BYTE_ORDER_MARK)
+            )
+        yield line
+
+
+def _replay(lines: Iterable[str | bytes], seed: int | None) -> Game:
+    """The game of the log's lines (split, the byte order mark passed over), refused at its first bad line."""
     game: Game | None = None
     number = 0
-    for number, raw in enumerate(source, start=1):
+    blank = 0
+    for number, raw in enumerate(lines, start=1):
         try:
             line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError as error:
             raise LogError(number, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
-        if number == 1:
-            line = line.removeprefix("\ufeff")
-        if not line.strip(JSON_WHITESPACE):
+        if is_blank(line):
+            blank += 1
             continue
         try:
             event = parse_event(line)
@@ -72,8 +128,16 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
         except IllegalEvent as error:
             raise LogError(number, str(error)) from None
     if game is None:
-        raise LogError(number + 1, "the log is empty: it must start with a start header")
+        raise LogError(number + 1, _empty_reason(blank))
     return game
+
+
+def _empty_reason(blank: int) -> str:
+    """Why a log without a header is refused; a file of blank lines says so, as its editor shows lines."""
+    if not blank:
+        return "the log is empty: it must start with a start header"
+    lines = "a blank line" if blank == 1 else f"{blank} blank lines"
+    return f"the log is empty (only {lines}): it must start with a start header"
 
 
 def _lines(text: _Text, newline: _Text, carriage_return: _Text) -> list[_Text]:
@@ -84,9 +148,9 @@ def _lines(text: _Text, newline: _Text, carriage_return: _Text) -> list[_Text]:
 
 
 def read_log_file(path: str | Path) -> Game:
-    """Replay the log at ``path``."""
+    """Replay the log at ``path``, a line at a time (:func:`read_log_stream`)."""
     with open(path, "rb") as file:
-        return read_log(file.read())
+        return read_log_stream(file)
 
 
 def log_lines(game: Game) -> list[str]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules.cli.usage import read_input
+from rules.cli.usage import open_input
 from rules.locale import N_, _, ngettext
 
 if TYPE_CHECKING:
@@ -29,15 +29,16 @@ def replay(
     log: Annotated[str, typer.Argument(help=N_("The log file, or - for standard input."), show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the final state as one JSON object."))] = False,
 ) -> None:
-    from rules.log import LogError, read_log
+    from rules.log import LogError, read_log_stream
 
+    # Read a line at a time, so that a bad line is refused as soon as it comes (log format §L6.2):
+    # a log still being written into a pipe is not waited for. Nothing is printed before the end.
     try:
-        data = read_input(log)
+        with open_input(log) as file:
+            game = read_log_stream(file)
     except OSError as error:
-        typer.echo(f"cannot read {log}: {error.strerror}", err=True)
+        typer.echo(f"cannot read {log}: {error.strerror or error}", err=True)
         raise typer.Exit(1) from None
-    try:
-        game = read_log(data)
     except LogError as error:
         typer.echo(str(error), err=True)
         raise typer.Exit(1) from None

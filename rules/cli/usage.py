@@ -21,8 +21,10 @@ import re
 import shlex
 import shutil
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import typer
 import typer.core
@@ -229,12 +231,24 @@ def read_input(source: str) -> bytes:
     Raises :class:`OSError` when they cannot be read, a closed standard input included (Python
     then has no ``sys.stdin`` at all).
     """
+    with open_input(source) as file:
+        return file.read()
+
+
+@contextmanager
+def open_input(source: str) -> Iterator[BinaryIO]:
+    """The file ``source`` opened for reading bytes, or standard input for ``-`` (left open afterwards).
+
+    For a command that reads as it goes (``trumps replay`` stops at the first bad line). Raises
+    :class:`OSError` when it cannot be opened, a closed standard input included.
+    """
     if source == "-":
         if sys.stdin is None:
             raise OSError(errno.EBADF, "standard input is closed")
-        return sys.stdin.buffer.read()
+        yield sys.stdin.buffer
+        return
     with open(source, "rb") as file:
-        return file.read()
+        yield file
 
 
 def program() -> str:

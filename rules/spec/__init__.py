@@ -52,13 +52,16 @@ Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
 
 ## Running the vectors against your implementation
 
-1. Read each vector file as log format §L1 says: lines end at LF (a CR before it belongs
-   to the line end), a byte order mark at the very start is passed over, blank lines are
-   passed over but counted. The `reader_` vectors test exactly that: copy them as bytes.
-2. For each entry of `vectors/index.json` → `vectors`: replay `log` line by line. After
-   line k, compare your state, as JSON or byte for byte as §L5.2 prints it, with line k of
-   `states` (a blank line leaves the state as it was). Line 1 is the state after the
-   header alone.
+1. Read each vector file as log format §L1 says: a byte order mark at the very start is
+   passed over (it is part of no line), lines end at LF (a CR before it belongs to the line
+   end; a last LF starts no further line), blank lines are passed over but counted. The
+   `reader_` vectors test exactly that: copy them as bytes.
+2. For each entry of `vectors/index.json` → `vectors`: replay `log` line by line. `states`
+   has one line for each line of `log`: `null` for a (blank) line before the header, where
+   there is no game yet; then, from the header's line on, the state after that line (a
+   blank line leaves the state as it was, so its line repeats the one before). After each
+   line from the header on, compare your state, as JSON or byte for byte as §L5.2 prints
+   it, with that line of `states`.
 3. For each entry of `vectors/index.json` → `bad`: replay `log`. Your implementation must
    accept every line before `line` and refuse line `line` (the last one, or the line after
    the last for a file with no header), naming it. `reason` is the reference engine's

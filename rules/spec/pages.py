@@ -251,7 +251,8 @@ def events_page() -> str:
     parts.append("## The state\n")
     parts.append(
         "`trumps replay --json` prints the state after the last line, and line *k* of a vector's `.states.jsonl` "
-        "is the state after line *k* of its log. Schema: `spec/state.schema.json`.\n"
+        "is the state after line *k* of its log (`null` for a blank line before the header: "
+        "[running the vectors](../conformance.md#running-the-vectors)). Schema: `spec/state.schema.json`.\n"
     )
     parts.append(model_section("GameState", state, level="###"))
     parts.append(model_section("Outcome", state["$defs"]["Outcome"], level="###"))

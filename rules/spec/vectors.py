@@ -29,7 +29,7 @@ from typing import Any
 from rules.cards import CODES, Card
 from rules.events import Beat, Event, EventError, Lead, Second, event_dict, parse_event
 from rules.game import Game, IllegalEvent
-from rules.log import LogError, read_log
+from rules.log import BYTE_ORDER_MARK, LogError, is_blank, read_log
 from rules.options import RuleSet
 
 Line = dict[str, Any] | str
@@ -1282,7 +1282,20 @@ TEXT: tuple[TextVector, ...] = (
         "Spaces and tabs around a line's object are JSON whitespace.",
         "".join(f"  {line}\t \n" for line in [*_TIE, _TIE_BEAT]),
     ),
+    TextVector(
+        "reader_blank_lines_before_the_header",
+        "Blank lines before the header are passed over but counted: the header is the first line that is not "
+        "blank. The states file holds null for each line before the header, where there is no game yet.",
+        f"\n \t\n\r\n{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT}\n",
+    ),
     TextVector("reader_empty_file", "An empty file is no log: refused at line 1.", "", 1, "the log is empty"),
+    TextVector(
+        "reader_only_a_byte_order_mark",
+        "A file holding only a byte order mark is an empty file, as the mark is passed over: refused at line 1.",
+        "\ufeff",
+        1,
+        "the log is empty",
+    ),
     TextVector(
         "reader_only_blank_lines",
         "A file of blank lines is no log: refused at the line after the last.",
@@ -1327,10 +1340,18 @@ TEXT: tuple[TextVector, ...] = (
 )
 
 
+NO_GAME = "null"
+"""The state line of a log line before the header: there is no game yet (docs/conformance.md)."""
+
+
 def text_states(vector: TextVector) -> list[str]:
-    """The state after each line of a good text vector (a blank line leaves it as it was)."""
-    lines = text_lines(vector.text)
-    return [state_text(read_log(lines[:k])) for k in range(1, len(lines) + 1)]
+    """The state after each line of a good text vector: ``null`` before the header, and a blank line
+    after it leaves the state as it was. One state line for each line of the log, so they compare line
+    for line; the byte order mark is no part of any line (log format §L1.5).
+    """
+    lines = text_lines(vector.text.removeprefix(BYTE_ORDER_MARK))
+    header = next(number for number, line in enumerate(lines, start=1) if not is_blank(line))
+    return [NO_GAME] * (header - 1) + [state_text(read_log(lines[:k])) for k in range(header, len(lines) + 1)]
 
 
 def check_text_refusal(vector: TextVector) -> LogError:
@@ -1435,10 +1456,11 @@ def vector_files() -> dict[str, str]:
     index = {
         "about": (
             "Conformance vectors. Each good vector NAME.jsonl must replay; line k of NAME.states.jsonl is the "
-            "state after line k of the log (lines split at LF only, as the log format says; a blank line leaves "
-            "the state as it was). Each bad vector must be refused at `line` (its last line, or the line after "
-            "the last for a file with no header); `reason` is an excerpt of the reference engine's message and "
-            "`error` its whole message (the wording is not normative)."
+            "state after line k of the log (lines split at LF only, as the log format says, a byte order mark at "
+            "the start being no part of a line): null for a blank line before the header, where there is no game "
+            "yet; a blank line after the header leaves the state as it was. Each bad vector must be refused at "
+            "`line` (its last line, or the line after the last for a file with no header); `reason` is an excerpt "
+            "of the reference engine's message and `error` its whole message (the wording is not normative)."
         ),
         "vectors": index_good,
         "bad": index_bad,

@@ -9,10 +9,13 @@ module fixture, so the many cases cost little more than the slowest one.
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ from typing import Any
 import pytest
 from engine_kit import deal_line, header, move_line, position_line, trumps_command
 
-from rules.log import LogError, read_log
+from rules.log import LogError, read_log, read_log_stream
 
 SPADES = [rank + "S" for rank in "6789TJQKA"]
 HEARTS = [rank + "H" for rank in "6789TJQKA"]
@@ -89,6 +92,11 @@ BAD = [
     Bad("seat_not_in_game", text(header(), move_line("choose 3 H")), 2, ("3",)),
     # --- the log's structure
     Bad("empty_file", b"", 1, ("empty",)),
+    # a byte order mark is passed over before the lines are split (§L1.5): alone, it is an empty file
+    Bad("only_a_byte_order_mark", b"\xef\xbb\xbf", 1, ("empty",)),
+    Bad("byte_order_mark_and_blank_lines", b"\xef\xbb\xbf\n \r\n", 3, ("empty", "2 blank lines")),
+    Bad("only_a_blank_line_without_its_end", b" ", 2, ("empty", "a blank line")),
+    Bad("stdin_only_a_byte_order_mark", b"\xef\xbb\xbf", 1, ("empty",), stdin=True),
     Bad("first_line_not_a_header", text(move_line("choose 1 H")), 1, ("start",)),
     Bad("second_header", text(header(), move_line("choose 1 H"), header()), 3, ("start",)),
     Bad("position_after_choice", text(header(), move_line("choose 1 H"), position()), 3, ("position",)),
@@ -185,6 +193,9 @@ THROUGH_THE_COMMAND = {
     "bool_as_int",
     "invalid_card_code",
     "empty_file",
+    "only_a_byte_order_mark",
+    "byte_order_mark_and_blank_lines",
+    "stdin_only_a_byte_order_mark",
     "first_line_not_a_header",
     "second_header",
     "position_after_choice",
@@ -328,6 +339,14 @@ def test_the_log_reader_refuses_the_first_bad_line_in_one_line(bad: Bad) -> None
     with pytest.raises(LogError) as caught:
         read_log(bad.data)
     assert caught.value.line == bad.line, caught.value
+    # the same refusal from the text, and from the file read a line at a time (trumps replay's way)
+    with pytest.raises(LogError) as streamed:
+        read_log_stream(io.BytesIO(bad.data))
+    assert str(streamed.value) == str(caught.value)
+    if b"\xff" not in bad.data and "latin" not in bad.name:
+        with pytest.raises(LogError) as from_text:
+            read_log(bad.data.decode("utf-8"))
+        assert str(from_text.value) == str(caught.value)
     message = str(caught.value)
     assert message.startswith(f"line {bad.line}: ")
     assert "\n" not in message and message == message.strip()
@@ -421,3 +440,62 @@ def test_a_unicode_line_separator_inside_a_string_is_not_a_line_break() -> None:
     assert read_log(text).trumps == [None, "H"]
     assert read_log(text.encode()).trumps == [None, "H"]
     assert read_log(text.replace("\n", "\r\n")).trumps == [None, "H"]
+
+
+def test_the_reader_reads_nothing_after_the_first_bad_line() -> None:
+    """Log format §L3.5 and §L6.5: the refusal comes as soon as the bad line is read, the rest is left unread."""
+    bad = text(*DEALT, move_line("lead 0 AS"))
+    file = io.BytesIO(bad + text(move_line("lead 1 6D")) * 1000)
+    with pytest.raises(LogError) as caught:
+        read_log_stream(file)
+    assert caught.value.line == 5
+    assert file.tell() == len(bad)
+
+
+def test_replay_refuses_a_bad_line_while_the_pipe_is_still_open() -> None:
+    """A log written slowly into a pipe (tail -f) is refused when its bad line comes, not when the writer stops."""
+    process = subprocess.Popen(
+        [*trumps_command(), "replay", "-", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert process.stdin is not None
+    try:
+        process.stdin.write(text(*DEALT, move_line("lead 0 AS")) + b'{"type": "lead", "seat"')
+        process.stdin.flush()  # and the pipe stays open, the last line unfinished
+        deadline = time.monotonic() + 60
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process.poll() is not None, "replay waited for the end of the input"
+        stdout, stderr = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdin.close()
+    assert_refused(Run(process.returncode, stdout.decode(), stderr.decode()), 5, ("seat 0",))
+
+
+def test_a_read_that_fails_part_way_is_a_read_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Log format §L6.3: once reading fails, the command says it cannot read the log, status 1, nothing printed."""
+    from contextlib import contextmanager
+
+    from typer.testing import CliRunner
+
+    from rules.cli import app, replay
+
+    class FailingFile(io.BytesIO):
+        def __iter__(self) -> Iterator[bytes]:
+            yield text(header())
+            raise OSError(errno.EIO, "Input/output error")
+
+    @contextmanager
+    def failing(source: str) -> Iterator[FailingFile]:
+        yield FailingFile()
+
+    monkeypatch.setattr(replay, "open_input", failing)
+    result = CliRunner().invoke(app, ["replay", "game.jsonl", "--json"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "cannot read game.jsonl: Input/output error\n"

@@ -57,7 +57,8 @@ def test_every_state_line_is_a_valid_state() -> None:
     paths = list(VECTORS.glob("*.states.jsonl"))
     assert paths
     for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for line in lines[lines.count("null") :]:  # null: a line before the header (docs/conformance.md)
             errors = list(state.iter_errors(json.loads(line)))
             assert not errors, f"{path.name}: {errors[0].message}"
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from rules.cli import app
-from rules.log import JSON_WHITESPACE, read_log
-from rules.spec.vectors import text_lines
+from rules.log import JSON_WHITESPACE, LogError, is_blank, read_log
+from rules.spec.vectors import TextVector, text_lines, text_states
 
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "spec" / "vectors"
@@ -21,11 +21,12 @@ BAD = INDEX["bad"]
 
 
 def lines_of(name: str) -> list[str]:
-    """The lines of a vector file as the log format splits them (at LF only; a CR before it stays).
+    """The lines of a vector file as the log format splits them (at LF only; a CR before it stays), a byte
+    order mark at the start passed over first: it is part of no line (log format §L1.5).
 
     A byte that is not UTF-8 (one vector holds one) comes as the surrogate ``surrogateescape`` gives it.
     """
-    return text_lines((VECTORS / name).read_bytes().decode("utf-8", "surrogateescape"))
+    return text_lines((VECTORS / name).read_bytes().decode("utf-8", "surrogateescape").removeprefix("\ufeff"))
 
 
 def test_index_lists_exactly_the_files_of_the_folder() -> None:
@@ -37,16 +38,39 @@ def test_index_lists_exactly_the_files_of_the_folder() -> None:
     assert listed == {path.name for path in VECTORS.iterdir()}
 
 
+def header_line(log: list[str]) -> int:
+    """The number of a log's header, its first line that is not blank (log format §L3.1)."""
+    return next(number for number, line in enumerate(log, start=1) if not is_blank(line))
+
+
 @pytest.mark.parametrize("vector", GOOD, ids=lambda v: v["name"])
 def test_line_k_of_states_is_the_state_after_line_k(vector: dict[str, Any]) -> None:
     log, states = lines_of(vector["log"]), lines_of(vector["states"])
     assert len(log) == len(states) == vector["lines"]
-    game = read_log(log[:1])
-    assert game.state().model_dump(mode="json") == json.loads(states[0])
+    header = header_line(log)
+    # the conformance page: null for each line before the header, where there is no game yet
+    assert states[: header - 1] == ["null"] * (header - 1)
+    game = read_log(log[:header])
+    assert game.state().model_dump(mode="json") == json.loads(states[header - 1])
     # Replaying prefixes is quadratic; every prefix of the short vectors, a sample of the long games.
     step = 1 if len(log) < 40 else 7
-    for k in [*range(2, len(log), step), len(log)]:
+    for k in [*range(header + 1, len(log), step), len(log)]:
         assert read_log(log[:k]).state().model_dump(mode="json") == json.loads(states[k - 1]), f"line {k}"
+
+
+@pytest.mark.parametrize("vector", GOOD, ids=lambda v: v["name"])
+def test_lines_before_the_header_are_alone_an_empty_log(vector: dict[str, Any]) -> None:
+    """Why they have no state: replayed alone they are refused, at the line after them (log format §L1.7)."""
+    log = lines_of(vector["log"])
+    for k in range(1, header_line(log)):
+        with pytest.raises(LogError, match="the log is empty") as refused:
+            read_log(log[:k])
+        assert refused.value.line == k + 1
+
+
+def test_a_vector_has_blank_lines_before_its_header() -> None:
+    """The conformance page's null state lines are shown by a vector, so a harness meets them."""
+    assert any("null" in lines_of(vector["states"]) for vector in GOOD)
 
 
 @pytest.mark.parametrize("vector", GOOD, ids=lambda v: v["name"])
@@ -127,7 +151,8 @@ def test_every_state_line_is_printed_as_the_log_format_says() -> None:
     paths = sorted(VECTORS.glob("*.states.jsonl"))
     assert paths
     for path in paths:
-        for line in lines_of(path.name):
+        lines = lines_of(path.name)
+        for line in lines[lines.count("null") :]:  # null: a line before the header, and no state
             state = json.loads(line)
             assert list(state) == ["phase", "to_act", "trumps", "hands", "pile", "outcome"], path.name
             outcome = state["outcome"]
@@ -140,3 +165,14 @@ def test_every_state_line_is_printed_as_the_log_format_says() -> None:
             assert json.dumps(state, ensure_ascii=False) == line, path.name
             if state["phase"] in ("trump_choice", "deal"):
                 assert state["hands"] == [[]] * len(state["trumps"]) and state["pile"] == []
+
+
+def test_the_generator_writes_a_state_line_for_every_line_of_the_log() -> None:
+    """The conformance page's promise, on a text the vectors do not hold: a byte order mark (part of no line),
+    blank lines before the header (null), blank lines after it (the state again), no line after the last LF."""
+    header, choice = '{"type":"start"}', '{"type":"choose_trump","seat":1,"suit":"H"}'
+    states = text_states(TextVector("x", "", f"\ufeff\n \r\n{header}\r\n\n{choice}\n\t\n"))
+    assert len(states) == 6
+    assert states[:2] == ["null", "null"]
+    assert json.loads(states[2])["phase"] == "trump_choice" and states[3] == states[2]
+    assert json.loads(states[4])["trumps"] == [None, "H"] and states[5] == states[4]
