@@ -545,14 +545,52 @@ def next_dealer(dealer: int, loser: int | None) -> int:
 # --- Before play: deal, sixes, positions ------------------------------------------------------
 
 
-def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]:
-    """Shuffle the pack with ``rng`` and deal it one card at a time from the dealer's left (§2.2)."""
+def below(n: int, rng: random.Random) -> int:
+    """A uniform integer in ``0 … n-1``: the top ``n.bit_length()`` bits of one output, redrawn until below ``n``.
+
+    This is deals.md §D1.5, written out rather than left to ``random.shuffle``, whose way of drawing
+    Python does not promise to keep from one version to the next (Python 3.2 changed it): the deal of
+    a seed is what the page says, not what the running Python's ``shuffle`` does.
+
+    >>> rng = random.Random(0)
+    >>> [below(36, rng) for _ in range(5)]
+    [24, 26, 2, 16, 32]
+    """
+    k = n.bit_length()
+    while True:
+        r = rng.getrandbits(k)
+        if r < n:
+            return r
+
+
+def shuffled_pack(rng: random.Random) -> list[Card]:
+    """The pack shuffled with ``rng``: Fisher–Yates from the top (deals.md §D2).
+
+    For ``i`` from 35 down to 1 the card at ``i`` swaps with the card at ``below(i + 1)``, exactly
+    as ``random.Random.shuffle`` does in Python 3.11.
+    """
     pack = list(CARDS)
-    rng.shuffle(pack)
+    for i in range(len(pack) - 1, 0, -1):
+        j = below(i + 1, rng)
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
+def deal_in_turn(players: int, dealer: int, pack: Sequence[Card]) -> list[list[Card]]:
+    """Deal ``pack`` one card at a time from the dealer's left (§2.2.1, deals.md §D3).
+
+    >>> [[c.code for c in hand] for hand in deal_in_turn(3, 0, CARDS[:6])]
+    [['8S', 'JS'], ['6S', '9S'], ['7S', 'TS']]
+    """
     hands: list[list[Card]] = [[] for _ in range(players)]
     for i, card in enumerate(pack):
         hands[(dealer + 1 + i) % players].append(card)
     return hands
+
+
+def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]:
+    """Shuffle the pack with ``rng`` and deal it one card at a time from the dealer's left (§2.2)."""
+    return deal_in_turn(players, dealer, shuffled_pack(rng))
 
 
 def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card, int, int]]:

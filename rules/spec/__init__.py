@@ -46,7 +46,7 @@ these files is `docs/conformance.md`.
 | `machine.mmd` | the phases and transitions, as a Mermaid state diagram |
 | `vectors/` | conformance vectors, listed in `vectors/index.json` |
 | `perft.json` | move-generation counts from fixed positions, with the counts per first move (divide) |
-| `deals.json` | seed → deal vectors: the generator's key and first outputs, and the hands |
+| `deals.json` | seed → deal vectors: the seed's hash, the generator's key and first outputs, and the hands |
 
 Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
 
@@ -69,8 +69,10 @@ Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
 4. For each entry of `perft.json` → `positions`: replay `log` (its repetition history
    counts), then count the sequences of 1, 2, … legal events from there; compare with
    `sequences`, `game_over` and, to find a difference, `divide`.
-5. For each entry of `deals.json`: build the generator from the seed's key, compare its
-   first outputs, then deal; compare the hands.
+5. For each entry of `deals.json` → `outputs`: compare the SHA-256 of the seed's digits
+   with `seed_hash`, the seed's 32-bit words with `key`, and the generator's first outputs
+   with `next32`. For each entry of `deals.json` → `deals`: deal the seed for `players`
+   and `dealer`; compare the hands.
 
 A command-line implementation of the contract can be checked with nothing but bash
 (`your-replay` stands for its `replay` command):

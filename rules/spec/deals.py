@@ -1,15 +1,18 @@
 """Seed → deal vectors (``spec/deals.json``): how the online server's secret seed becomes the hands.
 
-The algorithm is specified in ``docs/deals.md`` (Python's ``random.Random(seed)``: MT19937
-seeded by ``init_by_array`` with the seed's 32-bit words, then ``shuffle``'s Fisher–Yates,
-then the cards dealt round from the dealer's left). These vectors let an implementation in
-any language check each step: the key words, the generator's first outputs, and the deals.
+The algorithm is specified in ``docs/deals.md`` (MT19937 seeded by ``init_by_array`` with the
+seed's 32-bit words, as Python's ``random.Random(seed)``; Fisher–Yates from the top, drawing by
+rejection; the cards dealt round from the dealer's left). These vectors let an implementation
+in any language check each step: the commitment (``seed_hash``), the key words, the
+generator's first outputs, and the deals for every number of players and every dealer.
 
 >>> key_words(2**40 + 5)
 [5, 256]
 >>> table = deals_table()
 >>> table["deals"][0]["seed"], table["deals"][0]["players"], len(table["deals"][0]["hands"][0])
 ('0', 2, 18)
+>>> table["outputs"][0]["seed_hash"][:16]
+'5feceb66ffc86f38'
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ from typing import Any
 
 from rules.game import Game
 from rules.options import RuleSet
+from rules.server.verify import seed_hash
 
 SEEDS = (0, 1, 42, 2**32 - 1, 2**32, 2**40 + 5, 247512591056844310973453304410847057139)
 """Small seeds, the edges of one 32-bit word, and a 128-bit seed as the server draws (from docs/protocol.md)."""
 
-TABLES = ((2, 0), (2, 1), (3, 2), (4, 3))
-"""(players, dealer) for each seed's deals."""
+TABLES = tuple((players, dealer) for players in (2, 3, 4) for dealer in range(players))
+"""(players, dealer) for each seed's deals: every number of players with every dealer, so a dealer
+whose left is not seat 0 is checked for 3 and 4 players too."""
 
 OUTPUTS = 8
 """How many first outputs of the generator are listed per seed."""
@@ -43,7 +48,12 @@ def deals_table() -> dict[str, Any]:
     for seed in SEEDS:
         rng = random.Random(seed)
         outputs.append(
-            {"seed": str(seed), "key": key_words(seed), "next32": [rng.getrandbits(32) for _ in range(OUTPUTS)]}
+            {
+                "seed": str(seed),
+                "seed_hash": seed_hash(str(seed)),
+                "key": key_words(seed),
+                "next32": [rng.getrandbits(32) for _ in range(OUTPUTS)],
+            }
         )
         for players, dealer in TABLES:
             hands = Game(RuleSet(players=players, dealer=dealer), seed=seed).sample_deal().hands
@@ -53,8 +63,9 @@ def deals_table() -> dict[str, Any]:
             "Seed -> deal, as docs/deals.md specifies: MT19937 seeded by init_by_array(key), key the seed's 32-bit "
             "words least significant first; the pack in pack order shuffled by Fisher-Yates from the top with "
             "below(i+1) for i = 35..1; card i dealt to seat (dealer+1+i) mod players. Seeds are decimal strings. "
-            "`outputs` gives the key and the first outputs of genrand_int32 for each seed; `deals` the hands, as "
-            "the deal event lists them."
+            "`outputs` gives, for each seed, seed_hash (the SHA-256, lower-case hex, of the seed's ASCII digits), "
+            "the key and the first outputs of genrand_int32; `deals` the hands for every number of players and "
+            "every dealer, as the deal event lists them (before sixes pass)."
         ),
         "outputs": outputs,
         "deals": deals,

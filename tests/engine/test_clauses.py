@@ -9,7 +9,6 @@ hearts.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -247,16 +246,9 @@ def test_2_2_the_whole_pack_is_dealt_36_over_n_cards_each(players: int) -> None:
     assert sum(len(hand) for hand in game.state().hands) == 36
 
 
-class _Unshuffled(random.Random):
-    """A random source whose shuffle leaves the pack in order, to see who gets which card."""
-
-    def shuffle(self, x: Any) -> None:
-        return None
-
-
 @pytest.mark.parametrize(("players", "dealer"), [(p, d) for p in (2, 3, 4) for d in range(p)])
 def test_2_2_the_deal_goes_one_card_at_a_time_from_the_dealers_left(players: int, dealer: int) -> None:
-    hands = core.deal_pack(players, dealer, _Unshuffled())
+    hands = core.deal_in_turn(players, dealer, core.CARDS)  # the pack in order, to see who gets which card
     pack = list(CODES)
     for index, card in enumerate(pack):
         assert card in [c.code for c in hands[(dealer + 1 + index) % players]]

@@ -1,9 +1,16 @@
 // The deal of a seed, written from docs/deals.md alone (no Python, no library): MT19937 seeded by
 // init_by_array with the seed's 32-bit words (§D1), Fisher–Yates from the top (§D2), dealt round
-// from the dealer's left (§D3).
+// from the dealer's left (§D3); the commitment is the SHA-256 of the seed's digits (§D1.1).
+
+import { createHash } from "node:crypto";
 
 const N = 624;
 const M = 397;
+
+/** The published commitment to a seed given in decimal digits: SHA-256 of its ASCII digits, lower-case hex (§D1.1). */
+export function seedHash(seed) {
+  return createHash("sha256").update(Buffer.from(seed, "ascii")).digest("hex");
+}
 
 /** The init_by_array key of a seed given in decimal digits: its 32-bit words, least significant first (§D1.2). */
 export function keyWords(seed) {

@@ -3,13 +3,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { MersenneTwister, dealOf, keyWords } from "./deals.mjs";
+import { MersenneTwister, dealOf, keyWords, seedHash } from "./deals.mjs";
 
 const table = JSON.parse(readFileSync(new URL("../../spec/deals.json", import.meta.url), "utf8"));
 
-test("the key words and the generator's first outputs", () => {
+test("the hash, the key words and the generator's first outputs", () => {
   assert.ok(table.outputs.length >= 5);
   for (const entry of table.outputs) {
+    assert.equal(seedHash(entry.seed), entry.seed_hash, `seed_hash of seed ${entry.seed}`);
     assert.deepEqual(keyWords(entry.seed), entry.key, `key of seed ${entry.seed}`);
     const generator = new MersenneTwister(entry.key);
     const outputs = entry.next32.map(() => generator.next32());
@@ -25,6 +26,13 @@ test("every deal of spec/deals.json", () => {
       entry.hands,
       `seed ${entry.seed}, ${entry.players} players, dealer ${entry.dealer}`,
     );
+  }
+});
+
+test("every number of players with every dealer", () => {
+  for (const entry of table.outputs) {
+    const tables = table.deals.filter((deal) => deal.seed === entry.seed).map((deal) => `${deal.players}/${deal.dealer}`);
+    assert.deepEqual(tables.sort(), ["2/0", "2/1", "3/0", "3/1", "3/2", "4/0", "4/1", "4/2", "4/3"], `seed ${entry.seed}`);
   }
 });
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 from pathlib import Path
+
+from rules.game import Game
+from rules.options import RuleSet
+from rules.server.verify import hand_end_problem, seed_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = json.loads((ROOT / "spec" / "deals.json").read_text(encoding="utf-8"))
@@ -77,6 +83,7 @@ def deal_of(seed: int, players: int, dealer: int) -> list[list[str]]:
 
 def test_keys_and_first_outputs() -> None:
     for entry in TABLE["outputs"]:
+        assert hashlib.sha256(entry["seed"].encode("ascii")).hexdigest() == entry["seed_hash"], entry["seed"]
         assert key_of(int(entry["seed"])) == entry["key"]
         twister = Twister(entry["key"])
         assert [twister.next32() for _ in entry["next32"]] == entry["next32"], entry["seed"]
@@ -86,3 +93,53 @@ def test_every_deal() -> None:
     assert len(TABLE["deals"]) >= 20
     for entry in TABLE["deals"]:
         assert deal_of(int(entry["seed"]), entry["players"], entry["dealer"]) == entry["hands"], entry
+
+
+def test_every_number_of_players_with_every_dealer() -> None:
+    """Dealers whose left is not seat 0 too: with dealer n - 1 alone, a deal that ignores the dealer passes."""
+    for entry in TABLE["outputs"]:
+        tables = {(deal["players"], deal["dealer"]) for deal in TABLE["deals"] if deal["seed"] == entry["seed"]}
+        assert tables == {(players, dealer) for players in (2, 3, 4) for dealer in range(players)}, entry["seed"]
+
+
+def test_the_engine_deals_as_the_page_says() -> None:
+    """The engine's deal and commitment of random seeds of every size, against the page's algorithm written here.
+
+    This catches the engine drifting from docs/deals.md (a Python whose ``random`` draws otherwise,
+    say) even for seeds the vectors do not hold.
+    """
+    rng = random.Random(20261203)
+    for _ in range(200):
+        seed = rng.getrandbits(rng.choice((1, 31, 32, 33, 64, 127, 128, 129, 256)))
+        players = rng.choice((2, 3, 4))
+        dealer = rng.randrange(players)
+        hands = Game(RuleSet(players=players, dealer=dealer), seed=seed).sample_deal().hands
+        assert hands == deal_of(seed, players, dealer), (seed, players, dealer)
+        assert seed_hash(str(seed)) == hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+
+def test_a_hand_is_checked_against_the_hash_published_when_it_started() -> None:
+    """A server that swaps the seed and its hash at the end is caught only by the hash kept from the start."""
+    seed = 247512591056844310973453304410847057139
+    hands = deal_of(seed, 2, 0)
+    log = [
+        {"type": "start", "format": 1, "players": 2, "dealer": 0, "rules": {"pass_sixes": True, "must_beat": False}},
+        {"type": "choose_trump", "seat": 1, "suit": "H"},
+        {"type": "choose_trump", "seat": 0, "suit": "S"},
+        {"type": "deal", "hands": hands},
+    ]
+    published = seed_hash(str(seed))
+    hand_end = {"seed": str(seed), "seed_hash": published, "log": log}
+    assert hand_end_problem(hand_end, published=published) is None
+    other = seed + 1
+    swapped = {
+        **hand_end,
+        "seed": str(other),
+        "seed_hash": seed_hash(str(other)),
+        "log": [*log[:3], {"type": "deal", "hands": deal_of(other, 2, 0)}],
+    }
+    assert hand_end_problem(swapped) is None  # consistent on its own
+    assert hand_end_problem(swapped, published=published) == "the hash is not the one published when the hand started"
+    for written in ("0" + str(seed), "+" + str(seed), str(seed) + " ", "٧"):
+        problem = hand_end_problem({**hand_end, "seed": written, "seed_hash": seed_hash(written)})
+        assert problem == "the seed is not written in decimal digits without leading zeros", written

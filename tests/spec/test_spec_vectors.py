@@ -43,6 +43,19 @@ def header_line(log: list[str]) -> int:
     return next(number for number, line in enumerate(log, start=1) if not is_blank(line))
 
 
+def test_index_entries_have_the_fields_the_conformance_page_lists() -> None:
+    """docs/conformance.md describes index.json field by field; a harness reads it from that page alone."""
+    for vector in GOOD:
+        assert set(vector) == {"name", "rules", "shows", "log", "states", "lines", "final"}, vector["name"]
+        lines = lines_of(vector["log"])
+        assert vector["lines"] == len(lines) == len(lines_of(vector["states"])), vector["name"]
+        assert json.loads(lines_of(vector["states"])[-1]) == vector["final"], vector["name"]
+        header = json.loads(lines[header_line(lines) - 1].removeprefix("\ufeff"), parse_int=lambda digits: 0)
+        assert header["type"] == "start", f"{vector['name']}: the header is the first line not blank"
+    for vector in BAD:
+        assert set(vector) == {"name", "rules", "shows", "log", "line", "error", "reason"}, vector["name"]
+
+
 @pytest.mark.parametrize("vector", GOOD, ids=lambda v: v["name"])
 def test_line_k_of_states_is_the_state_after_line_k(vector: dict[str, Any]) -> None:
     log, states = lines_of(vector["log"]), lines_of(vector["states"])
