@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 from typing import Annotated
 
@@ -116,7 +117,7 @@ def serve(
     if is_postgres(settings.db):
         from rules.server.pgstore import check, redact
 
-        refused = check(settings.db)
+        refused = check(settings.db, settings.pool_size)  # the whole pool: over PostgreSQL's budget, one line here
         if refused is not None:
             typer.echo(f"trumps serve: {said(refused)}", err=True)
             raise typer.Exit(1)
@@ -129,13 +130,19 @@ def serve(
             raise typer.Exit(2)
         shown = settings.db
     logs.configure(log_level.lower(), log_json)
-    typer.echo(_("serving on {url}  (database {db})").format(url=f"http://{host}:{port}/", db=shown), err=True)
+    serving = _("serving on {url}  (database {db})").format(url=f"http://{host}:{port}/", db=shown)
+    if log_json:  # every line a JSON object, this one too
+        logging.getLogger("rules.server").info("%s", serving)
+    else:
+        typer.echo(serving, err=True)
     uvicorn.run(
         create_app(settings),
         host=host,
         port=port,
         ws_max_size=settings.hard_message_bytes,
         log_level=log_level.lower(),
+        # As JSON, uvicorn's own lines go through the server's handler (logs.configure); else its usual text.
+        log_config=None if log_json else uvicorn.config.LOGGING_CONFIG,
         # The client's address (for the per-address limits and the log) and scheme, as the trusted proxies say.
         proxy_headers=True,
         forwarded_allow_ips=settings.trusted_proxies,

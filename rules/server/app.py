@@ -310,9 +310,7 @@ class _Session:
         """Send an error; its ``event_no`` is the table's current one once hello reached a table (else ``event_no``)."""
         if self.table is not None:
             event_no = self.table.event_no
-        metrics.ERRORS.labels(code).inc()
-        fields = {"code": code, "table": self.ws.path_params.get("table_id"), "seat": self.conn.seat}
-        log.info("refused %(code)s at table %(table)s, seat %(seat)s", fields, extra={"fields": fields})
+        _refused(code, self.ws.path_params.get("table_id"), self.conn.seat, self.ws)
         error = ErrorMessage(code=code, message=message, event_no=event_no, refusal=refusal)  # type: ignore[arg-type]
         self.conn.send(error.model_dump_json(exclude=None if refusal else {"refusal"}))
 
@@ -512,11 +510,20 @@ class _Session:
         table.take_lead(ask=True)  # a clock or computer seats run where the players are
 
 
+def _refused(code: str, table: str | None, seat: int | None, websocket: WebSocket) -> None:
+    """Count and log a refusal on a WebSocket: its code, table, seat and client address."""
+    metrics.ERRORS.labels(code).inc()
+    client = websocket.client.host if websocket.client else None
+    fields = {"code": code, "table": table, "seat": seat, "client": client}
+    log.info("refused %(code)s at table %(table)s, seat %(seat)s", fields, extra={"fields": fields})
+
+
 async def play(websocket: WebSocket) -> None:
     hub = _hub(websocket)
     address = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
     if not hub.admit(address):
+        _refused("too_many_connections", websocket.path_params.get("table_id"), None, websocket)
         limit = hub.settings.max_connections_per_client
         refusal = ErrorMessage(
             code="too_many_connections", message=f"this address already has {limit} connections open to this server"

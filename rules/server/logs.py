@@ -31,10 +31,16 @@ class JsonLines(logging.Formatter):
 
 
 def configure(level: str, as_json: bool) -> None:
-    """Send the server's log (logger ``rules.server``) to stderr at ``level``."""
+    """Send the server's log (logger ``rules.server``) to stderr at ``level``. As JSON, uvicorn's own lines (its
+    start and stop, each WebSocket it accepts) and the database driver's (a pool's failed connection) go the same
+    way, so that every line is a JSON object: then uvicorn must be run with ``log_config=None``, or it would put its
+    text handlers back."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines() if as_json else logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    logger = logging.getLogger("rules.server")
-    logger.handlers[:] = [handler]
-    logger.setLevel(level.upper())
-    logger.propagate = False
+    for name in ("rules.server", "uvicorn", "psycopg") if as_json else ("rules.server",):
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level.upper())
+        logger.propagate = False
+    if as_json:  # the driver's trouble only: its info is a line per connection taken from the pool and given back
+        logging.getLogger("psycopg").setLevel(max(logging.WARNING, logging.getLogger("rules.server").level))

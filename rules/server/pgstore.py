@@ -201,11 +201,12 @@ async def migrate(conn: psycopg.AsyncConnection[Any], upto: int | None = None) -
 _CANNOT_USE = N_("cannot use the database {db}: {why}")
 
 
-def check(url: str) -> StoreError | None:
-    """Why the server cannot use the database at ``url`` (checked before it starts; migrates it), or ``None``."""
+def check(url: str, pool_size: int = 1) -> StoreError | None:
+    """Why the server cannot use the database at ``url`` with a pool of ``pool_size`` connections (checked before it
+    starts; migrates it), or ``None``."""
 
     async def attempt() -> None:
-        store = await PostgresStore.connect(url, pool_size=1)
+        store = await PostgresStore.connect(url, pool_size=pool_size)
         await store.close()
 
     try:
@@ -213,6 +214,17 @@ def check(url: str) -> StoreError | None:
     except StoreError as error:
         return error
     return None
+
+
+class _LastWarning(logging.Handler):
+    """The last warning of a logger it is added to (which then prints nothing by itself, if it has no handler)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.message = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.message = record.getMessage()
 
 
 class PostgresStore:
@@ -262,7 +274,19 @@ class PostgresStore:
             reconnect_timeout=24 * 3600,
             open=False,
         )
-        await pool.open(wait=True, timeout=10)
+        heard = _LastWarning()  # the pool says why a connection failed only in its log (and retries)
+        pool_log = logging.getLogger("psycopg.pool")
+        pool_log.addHandler(heard)
+        try:
+            await pool.open(wait=True, timeout=10)
+        except PoolTimeout as timeout:  # the database answers, but not with as many connections as asked
+            await pool.close()
+            # "error connecting in 'pool-1': connection failed: <libpq's line>", e.g. too many clients already
+            said = heard.message.split("connection failed: ", 1)[-1]
+            why = _connect_reason(RuntimeError(said)) if said else _one_line(timeout)
+            raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=why)) from None
+        finally:
+            pool_log.removeHandler(heard)
         return cls(url, pool)
 
     # --- requests ----------------------------------------------------------------------------------

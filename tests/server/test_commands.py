@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import websockets
 from postgres import drop_database, fresh_database
 from serving import ServedProcess
 
@@ -89,12 +91,28 @@ def test_loadtest_spreads_duels_over_two_servers_on_postgresql() -> None:
 
 
 def test_serve_logs_json_lines_with_the_flag(tmp_path: Path) -> None:
-    server = ServedProcess(tmp_path / "log.sqlite3", {"TRUMPS_LOG_JSON": "1"}, log_level="info").start()
+    """Every line is a JSON object, uvicorn's own too (its start and stop, each WebSocket it accepts)."""
+    env = {"TRUMPS_LOG_JSON": "1", "TRUMPS_MAX_CONNECTIONS_PER_CLIENT": "1"}
+    server = ServedProcess(tmp_path / "log.sqlite3", env, log_level="info").start()
+
+    async def connect() -> None:
+        async with websockets.connect(f"{server.ws}/ws/tables/nothing") as ws:
+            async with websockets.connect(f"{server.ws}/ws/tables/other") as second:  # one too many
+                assert json.loads(await second.recv())["code"] == "too_many_connections"
+            await ws.send(json.dumps({"type": "hello", "token": None, "last_seen": None}))
+            assert json.loads(await ws.recv())["code"] == "not_found"
+
     try:
         with urllib.request.urlopen(f"{server.http}/healthz", timeout=10) as response:
             assert response.status == 200
+        asyncio.run(connect())
     finally:
         log = server.stop()
-    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    lines = [json.loads(line) for line in log.splitlines()]
     request = next(line for line in lines if line.get("path") == "/healthz")
     assert request["method"] == "GET" and request["status"] == 200 and request["level"] == "info"
+    assert any("serving on" in line["message"] for line in lines)
+    assert any("WebSocket /ws/tables/nothing" in line["message"] for line in lines)  # uvicorn's
+    refusals = {line["code"]: line for line in lines if "code" in line}  # each refusal, with the client's address
+    assert refusals["not_found"]["table"] == "nothing" and refusals["not_found"]["client"] == "127.0.0.1"
+    assert refusals["too_many_connections"]["table"] == "other"

@@ -8,7 +8,9 @@ import contextlib
 import http.client
 import json
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -21,11 +23,20 @@ from websockets.exceptions import ConnectionClosed
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 
 
+def _usual_file_limit() -> None:
+    """The usual limit on open files of a shell (1024), under which nginx is started by hand."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
 def test_the_nginx_config_is_valid() -> None:
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"  # run-tests installs Debian's nginx
-    result = subprocess.run([nginx, "-t", "-c", str(CONFIG)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [nginx, "-t", "-c", str(CONFIG)], capture_output=True, text=True, timeout=60, preexec_fn=_usual_file_limit
+    )
     assert result.returncode == 0, result.stderr
     assert "test is successful" in result.stderr
+    # Each player takes two connections and two files of a worker: worker_rlimit_nofile makes room for them all
+    assert "exceed open file resource limit" not in result.stderr, result.stderr
 
 
 def test_the_docs_show_the_shipped_config() -> None:
@@ -33,16 +44,18 @@ def test_the_docs_show_the_shipped_config() -> None:
     assert "deploy/nginx.conf" in deploy and "proxy_set_header Upgrade $http_upgrade;" in deploy
 
 
-def _nginx(tmp_path: Path, servers: list[Server]) -> tuple[subprocess.Popen[bytes], int]:
-    """The shipped config on a free port in front of ``servers`` (one or two), started; (nginx, its port)."""
+def _nginx(tmp_path: Path, servers: list[Server], workers: str = "auto") -> tuple[subprocess.Popen[bytes], int]:
+    """The shipped config on a free port in front of ``servers`` (each upstream's two ``server`` lines become one
+    per server, as docs/deploy.md says to add them), with ``workers`` worker processes, started; (nginx, its port)."""
     port = free_port()
     config = CONFIG.read_text()
     config = config.replace("listen 8080;", f"listen 127.0.0.1:{port};")
-    config = config.replace("127.0.0.1:8001", f"127.0.0.1:{servers[0].port}")
-    if len(servers) > 1:
-        config = config.replace("127.0.0.1:8002", f"127.0.0.1:{servers[1].port}")
-    else:
-        config = config.replace("        server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n", "")
+    config = config.replace("worker_processes auto;", f"worker_processes {workers};")
+    pair = re.compile(r"( +)server 127\.0\.0\.1:8001( [^;]*);\n +server 127\.0\.0\.1:8002\2;\n")
+    assert len(pair.findall(config)) == 2, "both upstreams list the processes 8001 and 8002"
+    config = pair.sub(
+        lambda lines: "".join(f"{lines[1]}server 127.0.0.1:{server.port}{lines[2]};\n" for server in servers), config
+    )
     config = config.replace("pid /tmp/trumps-nginx.pid;", f"pid {tmp_path}/nginx.pid;")
     # Its scratch directories here, so that it runs without root too.
     scratch = " ".join(
@@ -62,7 +75,8 @@ def test_every_location_forwards_the_clients_address_host_and_scheme() -> None:
     locations = re.findall(r"location [^{]*\{(.*?)\n        \}", CONFIG.read_text(), re.S)
     assert len(locations) == 3
     for body in locations:
-        for header in ("Host $host", "X-Forwarded-For $proxy_add_x_forwarded_for", "X-Forwarded-Proto $scheme"):
+        # $remote_addr, not $proxy_add_x_forwarded_for: nginx is the edge, the client's own header is dropped
+        for header in ("Host $host", "X-Forwarded-For $remote_addr", "X-Forwarded-Proto $scheme"):
             assert f"proxy_set_header {header};" in body, body
 
 
@@ -110,12 +124,17 @@ def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(t
         assert _create_from(port, "127.0.0.3") == 200  # another player, not nginx's 127.0.0.1 again
         assert _create_from(port, "127.0.0.3", forwarded="127.0.0.9") == 429  # still 127.0.0.3
         assert _create_from(port, "127.0.0.4", forwarded="127.0.0.2") == 200  # not 127.0.0.2
+        # From nginx's own address, which the server trusts as a proxy: appended to, the client's own header
+        # would be believed (here: 127.0.0.2, who has its table, then anyone new)
+        assert _create_from(port, "127.0.0.1", forwarded="127.0.0.2") == 200  # 127.0.0.1's first table
+        assert _create_from(port, "127.0.0.1", forwarded="127.0.0.8") == 429  # still 127.0.0.1
 
         async def sockets() -> None:
             held = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/x", local_addr=("127.0.0.2", 0))
             try:
                 assert await _open_from(port, "127.0.0.2") == "too_many_connections"
                 assert await _open_from(port, "127.0.0.2", forwarded="127.0.0.7") == "too_many_connections"
+                assert await _open_from(port, "127.0.0.1", forwarded="127.0.0.2") == "pong"  # nginx's address
                 assert await _open_from(port, "127.0.0.3") == "pong"
             finally:
                 await held.close()
@@ -168,6 +187,58 @@ def test_play_goes_through_nginx_and_survives_a_dead_process(tmp_path: Path) -> 
 
         asyncio.run(play())
         assert proxy.get("/readyz") == (200, {"status": "ready"})  # the survivor answers for the site
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+        for server in servers:
+            server.stop()
+        drop_database(database)
+
+
+def test_a_rolling_restart_through_nginx_leaves_every_table_reachable(tmp_path: Path) -> None:
+    """docs/deploy.md's rolling restart through the shipped config: each process in turn stopped (SIGTERM) while
+    players connect, started again on its port, and fail_timeout waited out; then, with the last one stopped, every
+    table's players get back in at once. (With max_fails=1 on the WebSockets' upstream, nginx let a process it had
+    marked failed back in through one connection per fail_timeout until that connection ended, and a WebSocket
+    lasts a game: all but one of them got 502.)"""
+    database = fresh_database()
+    servers = [Server(database) for _ in "ab"]
+    nginx, port = _nginx(tmp_path, servers, workers="1")  # one worker: one view of which process failed
+    proxy = Server(database)
+    proxy.port = port
+
+    async def reconnect(tables: int) -> list[websockets.ClientConnection]:
+        """A player per table connects through nginx at once, as pages do after 1012; each socket is served."""
+        sockets = await asyncio.gather(*(websockets.connect(f"{proxy.ws}/ws/tables/t{i}") for i in range(tables)))
+        for ws in sockets:
+            await ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "pong"
+        return list(sockets)
+
+    async def restart() -> None:
+        players: list[websockets.ClientConnection] = []
+        for server in servers:
+            server.terminate()
+            assert server.proc is not None and server.proc.wait(20) == -signal.SIGTERM
+            players += await reconnect(12)  # nginx finds the process gone and sends them to the other
+            server.start()
+            while server.get("/readyz")[0] != 200:
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(5.5)  # fail_timeout, as the page says
+        servers[0].terminate()  # the first one again: its players reconnect to the second
+        assert servers[0].proc is not None and servers[0].proc.wait(20) == -signal.SIGTERM
+        players += await reconnect(12)
+        for ws in players:
+            await ws.close()
+
+    try:
+        for server in servers:
+            server.start()
+        deadline = time.monotonic() + 20
+        while proxy.get("/healthz")[0] != 200:
+            assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.1)
+        asyncio.run(restart())
     finally:
         nginx.terminate()
         nginx.wait(10)

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import signal
 import subprocess
 import sys
@@ -20,10 +21,11 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-from postgres import Cluster, drop_database, fresh_database
+from postgres import Cluster, drop_database, free_port, fresh_database
 from server_helpers import Seat, Server, check_no_leaks, hand_over, play_until
 from websockets.exceptions import ConnectionClosed
 
@@ -361,6 +363,32 @@ def test_an_unreachable_database_is_one_line_and_exit_1() -> None:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "postgresql://trumps@127.0.0.1:9/trumps" in lines[0], result.stderr
     assert "hunter2" not in result.stderr
+
+
+def test_a_pool_over_the_connection_limit_is_one_line_and_exit_1(database: str) -> None:
+    """The connection budget (docs/deploy.md): a process that cannot open its whole pool, because PostgreSQL has no
+    more connections for it, says so in one line at start and exits 1 (not a traceback from the app's startup).
+    The limit is a role's (superusers have none), so the server connects as a role of its own here."""
+    role, password = f"trumps_test_{secrets.token_hex(4)}", secrets.token_hex(8)
+    try:
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute(f"CREATE ROLE {role} LOGIN PASSWORD '{password}' CONNECTION LIMIT 2")
+            conn.execute(f"GRANT CREATE ON SCHEMA public TO {role}")
+    except psycopg.errors.InsufficientPrivilege:
+        pytest.skip("the test server's user may not create roles")
+    try:
+        parts = urlsplit(database)
+        url = urlunsplit(parts._replace(netloc=f"{role}:{password}@{parts.hostname}:{parts.port or 5432}"))
+        command = [sys.executable, "-c", "from rules.cli import main; main()", "serve", "--db", url]
+        command += ["--port", str(free_port()), "--pool-size", "4"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 1, result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "too many connections" in lines[0] and password not in lines[0], result.stderr
+    finally:
+        with psycopg.connect(database, autocommit=True) as conn:
+            conn.execute(f"DROP OWNED BY {role}")
+            conn.execute(f"DROP ROLE {role}")
 
 
 def test_an_older_database_is_upgraded_in_place(database: str) -> None:
