@@ -50,6 +50,7 @@ export class TableScreen {
     this.owners = new Map();
     this.clockTimer = null;
     this.awaySince = new Map();
+    this.publishedHashes = new Map(); // hand number -> the seed_hash seen while that hand was played
     this.awayTimer = null;
     this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
     const seat = savedSeat(tableId);
@@ -106,6 +107,9 @@ export class TableScreen {
 
   onUpdate(message) {
     this.drawOffer = null; // any event ends an offer
+    // The seed is checked against the fingerprint published while the hand was played, not against the
+    // one that comes with the seed at its end (deals.md, "Checking a hand"): a server could change both.
+    if (!message.hand_end && message.seed_hash && message.score) this.publishedHashes.set(message.score.hand, message.seed_hash);
     this.queue.push(message);
     if (!this.pacer) this.drain();
   }
@@ -840,7 +844,8 @@ export class TableScreen {
     const digest = globalThis.crypto?.subtle?.digest("SHA-256", new TextEncoder().encode(handEnd.seed));
     digest?.then((buffer) => {
       const hex = [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-      line.append(hex === handEnd.seed_hash
+      const published = this.publishedHashes.get(handEnd.hand) ?? handEnd.seed_hash; // a page opened after the hand: only this
+      line.append(hex === published && published === handEnd.seed_hash
         ? h("span", { class: "seed-ok" }, ` ${t("seed.ok")}`)
         : h("span", { class: "seed-bad" }, ` ${t("seed.bad")}`));
     });
