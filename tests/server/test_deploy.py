@@ -105,6 +105,24 @@ async def _open_from(port: int, address: str, forwarded: str | None = None) -> s
         return str(answer.get("code", answer["type"]))
 
 
+def _start_behind(nginx: subprocess.Popen[bytes], proxy: Server, servers: list[Server]) -> None:
+    """Start ``servers`` and wait until nginx (``proxy``: its address) answers for them."""
+    for server in servers:
+        server.start()
+    deadline = time.monotonic() + 20
+    while proxy.get("/healthz")[0] != 200:
+        assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+        time.sleep(0.1)
+
+
+def _stop_behind(nginx: subprocess.Popen[bytes], servers: list[Server], database: str) -> None:
+    nginx.terminate()
+    nginx.wait(10)
+    for server in servers:
+        server.stop()
+    drop_database(database)
+
+
 def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(tmp_path: Path) -> None:
     """One table and one WebSocket per address: the limits count players (nginx's address would be one for all),
     and a client's own X-Forwarded-For does not make it someone else."""
@@ -114,11 +132,7 @@ def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(t
     proxy = Server(database)
     proxy.port = port
     try:
-        server.start()
-        deadline = time.monotonic() + 20
-        while proxy.get("/healthz")[0] != 200:
-            assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.1)
+        _start_behind(nginx, proxy, [server])
         assert _create_from(port, "127.0.0.2") == 200
         assert _create_from(port, "127.0.0.2") == 429  # its one table
         assert _create_from(port, "127.0.0.3") == 200  # another player, not nginx's 127.0.0.1 again
@@ -155,12 +169,7 @@ def test_play_goes_through_nginx_and_survives_a_dead_process(tmp_path: Path) -> 
     proxy = Server(database)
     proxy.port = port  # the client's view: one address, nginx's
     try:
-        for server in servers:
-            server.start()
-        deadline = time.monotonic() + 20
-        while proxy.get("/healthz")[0] != 200:
-            assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.1)
+        _start_behind(nginx, proxy, servers)
         _, created = proxy.post("/api/tables", {"players": 2})
         table_id = created["table"]["id"]
         _, joined = proxy.post(f"/api/tables/{table_id}/join", {})
@@ -188,11 +197,7 @@ def test_play_goes_through_nginx_and_survives_a_dead_process(tmp_path: Path) -> 
         asyncio.run(play())
         assert proxy.get("/readyz") == (200, {"status": "ready"})  # the survivor answers for the site
     finally:
-        nginx.terminate()
-        nginx.wait(10)
-        for server in servers:
-            server.stop()
-        drop_database(database)
+        _stop_behind(nginx, servers, database)
 
 
 def test_a_rolling_restart_through_nginx_leaves_every_table_reachable(tmp_path: Path) -> None:
@@ -232,16 +237,7 @@ def test_a_rolling_restart_through_nginx_leaves_every_table_reachable(tmp_path: 
             await ws.close()
 
     try:
-        for server in servers:
-            server.start()
-        deadline = time.monotonic() + 20
-        while proxy.get("/healthz")[0] != 200:
-            assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.1)
+        _start_behind(nginx, proxy, servers)
         asyncio.run(restart())
     finally:
-        nginx.terminate()
-        nginx.wait(10)
-        for server in servers:
-            server.stop()
-        drop_database(database)
+        _stop_behind(nginx, servers, database)
