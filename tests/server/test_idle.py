@@ -160,8 +160,9 @@ def test_an_abandoned_table_sleeps_and_wakes_where_it_stopped(tmp_path: Path, mo
             latest = [_next_turn(ws, seen) for ws in sockets]
         last = latest[0]
         assert last["hand_end"] is None and last["view"]["phase"] in ("lead", "respond", "second")
-        _until(lambda: table_id not in hub.tables, "putting the abandoned table to sleep")
-        assert _flags(db, table_id) == (0, 1) and table_id not in _lobby(client)
+        # Taken out of memory first, then marked asleep in the file (after an await): wait for both.
+        _until(lambda: table_id not in hub.tables and _flags(db, table_id) == (0, 1), "putting the table to sleep")
+        assert table_id not in _lobby(client)
         assert clocked in hub.tables, "a table with a running clock is not idle"
 
     # A restart leaves the sleeping table on disk; the player to act comes back and it wakes.
