@@ -10,14 +10,13 @@ rules.log.LogError: line 3: seat 1 cannot choose a trump: it is seat 0's turn to
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import BinaryIO
 
 from rules.events import EventError, Start, event_json, parse_event
 from rules.game import Game, IllegalEvent
-
-_Text = TypeVar("_Text", str, bytes)
 
 JSON_WHITESPACE = " \t\r\n"
 """What RFC 8259 calls whitespace; a line of nothing else is blank (log format §L1.4)."""
@@ -51,7 +50,7 @@ def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = 
     if isinstance(source, str):
         lines: Iterable[str | bytes] = _lines(source.removeprefix(BYTE_ORDER_MARK), "\n", "\r")
     elif isinstance(source, bytes):
-        lines = _lines(source.removeprefix(UTF8_BYTE_ORDER_MARK), b"\n", b"\r")
+        lines = stream_lines(io.BytesIO(source))
     else:
         lines = _without_mark(source)
     return _replay(lines, seed)
@@ -87,6 +86,11 @@ def stream_lines(file: BinaryIO) -> Iterator[bytes]:
 def is_blank(line: str) -> bool:
     """Whether a line holds nothing but JSON whitespace, and is passed over (log format §L1.4)."""
     return not line.strip(JSON_WHITESPACE)
+
+
+def header_line(lines: Iterable[str]) -> int:
+    """The number of a log's header: its first line that is not blank (log format §L3.1)."""
+    return next(number for number, line in enumerate(lines, start=1) if not is_blank(line))
 
 
 def _without_mark(lines: Iterable[str | bytes]) -> Iterator[str | bytes]:
@@ -140,7 +144,7 @@ def _empty_reason(blank: int) -> str:
     return f"the log is empty (only {lines}): it must start with a start header"
 
 
-def _lines(text: _Text, newline: _Text, carriage_return: _Text) -> list[_Text]:
+def _lines(text: str, newline: str, carriage_return: str) -> list[str]:
     lines = text.split(newline)
     if lines and not lines[-1]:
         lines.pop()

@@ -29,7 +29,7 @@ from typing import Any
 from rules.cards import CODES, Card
 from rules.events import Beat, Event, EventError, Lead, Second, event_dict, parse_event
 from rules.game import Game, IllegalEvent
-from rules.log import BYTE_ORDER_MARK, LogError, is_blank, read_log
+from rules.log import BYTE_ORDER_MARK, LogError, header_line, read_log
 from rules.options import RuleSet
 
 Line = dict[str, Any] | str
@@ -1350,7 +1350,7 @@ def text_states(vector: TextVector) -> list[str]:
     for line; the byte order mark is no part of any line (log format §L1.5).
     """
     lines = text_lines(vector.text.removeprefix(BYTE_ORDER_MARK))
-    header = next(number for number, line in enumerate(lines, start=1) if not is_blank(line))
+    header = header_line(lines)
     return [NO_GAME] * (header - 1) + [state_text(read_log(lines[:k])) for k in range(header, len(lines) + 1)]
 
 

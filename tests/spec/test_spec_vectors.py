@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rules.cli import app
-from rules.log import JSON_WHITESPACE, LogError, is_blank, read_log
+from rules.log import JSON_WHITESPACE, LogError, header_line, read_log
 from rules.spec.vectors import TextVector, text_lines, text_states
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,11 +36,6 @@ def test_index_lists_exactly_the_files_of_the_folder() -> None:
     for vector in BAD:
         listed.add(vector["log"])
     assert listed == {path.name for path in VECTORS.iterdir()}
-
-
-def header_line(log: list[str]) -> int:
-    """The number of a log's header, its first line that is not blank (log format §L3.1)."""
-    return next(number for number, line in enumerate(log, start=1) if not is_blank(line))
 
 
 def test_index_entries_have_the_fields_the_conformance_page_lists() -> None:
