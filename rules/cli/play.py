@@ -95,7 +95,9 @@ def play(
     if lang is not None:
         use_language(lang)  # else the language is the one trumps chose: its own --lang, or the environment's
     from rules.cli.session import Settings, start
+    from rules.native import build_in_background
 
+    build_in_background()  # the computer thinks twice as fast from the next game on
     start(
         Settings(
             players=players,

@@ -82,6 +82,7 @@ def solve(
 ) -> None:
     from rules.analysis import PLAYOUTS, SOLVER_SECONDS
     from rules.log import LogError, read_log
+    from rules.native import build_in_background
     from rules.players.solver import Solver
 
     if move is not None and all_moves:
@@ -103,6 +104,7 @@ def solve(
                 players,
             ).format(count=players)
         )
+    build_in_background()  # later runs search twice as fast
     count = playouts if playouts is not None else PLAYOUTS
     if all_moves:
         _every_move(game, Solver(seconds=seconds or SOLVER_SECONDS), count, as_json)

@@ -4,7 +4,9 @@ The modules of the search (:data:`MODULES`: the rule functions, the table's step
 and what it calls at every node) are typed Python that ``mypy --strict`` checks. mypyc, the
 compiler that comes with mypy, turns exactly these files into C extension modules: no second
 copy of any rule exists. ``python -m rules.native`` builds them into a folder of the user's
-cache named by a digest of the package's sources and the Python version; from then on every
+cache named by a digest of the package's sources and the Python version (``trumps solve`` and
+``trumps play`` start it in the background where that build is missing,
+:func:`build_in_background`); from then on every
 process that imports :mod:`rules` from those sources loads the compiled modules instead of the
 ``.py`` files (:func:`activate`, called by ``import rules``). The same functions run the same
 search, so the solver takes the same nodes to the node, each of them faster
@@ -27,12 +29,24 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import time
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["ENVIRONMENT", "MODULES", "activate", "active", "build", "build_folder", "cache_folder", "digest"]
+__all__ = [
+    "ENVIRONMENT",
+    "MODULES",
+    "activate",
+    "active",
+    "build",
+    "build_folder",
+    "build_in_background",
+    "cache_folder",
+    "digest",
+    "marker",
+]
 
 MODULES = (
     "rules.core",
@@ -51,6 +65,8 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _SOURCES = ("*.py", "players/*.py")
 """The sources whose digest names a build: every module the compiled ones are or import (and a few more)."""
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+STALE_SECONDS = 15 * 60
+"""A background build older than this is taken for one that died (a build takes about a minute)."""
 
 
 def cache_folder() -> Path:
@@ -136,12 +152,8 @@ def build() -> Path:
     key = digest()
     if key is None:
         raise RuntimeError("this installation of rules has no sources to compile")
-    try:
-        compiler = importlib.util.find_spec("mypyc")
-    except (ImportError, ValueError):  # what a blocked or half-removed package raises
-        compiler = None
-    if compiler is None:
-        raise RuntimeError("mypyc is not installed: pip install 'your-trumps[native]' installs it (with mypy)")
+    if _find("mypyc") is None:
+        raise RuntimeError("mypyc is not installed: pip install mypy setuptools installs it")
     target = cache_folder() / key
     if target.is_dir():
         return target
@@ -174,3 +186,52 @@ def build() -> Path:
             if not target.is_dir():  # another process built it meanwhile
                 raise
     return target
+
+
+def marker(key: str, kind: str) -> Path:
+    """The file beside the builds that says a background build of ``key`` is ``building`` or has ``failed``."""
+    return cache_folder() / f"{key}.{kind}"
+
+
+def build_in_background() -> bool:
+    """Start ``python -m rules.native --background`` in a process of its own where a build is missing; whether it did.
+
+    The commands that search (``trumps solve``, ``play``, ``arena``) call it, so that a fresh
+    installation needs no step of its own: the first processes search on the pure path while
+    the build is made (about a minute of one core), and every process started after it on these
+    sources finds it. Nothing is started with ``TRUMPS_NATIVE=0``, on the native path, without
+    sources or mypyc, while another build of these sources is running, or after one has failed
+    (its reason is in the ``failed`` marker; ``python -m rules.native`` tries again by hand).
+    """
+    if os.environ.get(ENVIRONMENT, "") == "0" or active() or build_folder() is not None:
+        return False
+    key = digest()
+    if key is None or _find("mypyc") is None or marker(key, "failed").exists():
+        return False
+    building = marker(key, "building")
+    try:
+        cache_folder().mkdir(parents=True, exist_ok=True)
+        if building.exists() and time.time() - building.stat().st_mtime > STALE_SECONDS:
+            building.unlink(missing_ok=True)
+        with building.open("x", encoding="utf-8") as claim:  # one build at a time, among all processes
+            claim.write(f"{os.getpid()}\n")
+    except OSError:  # claimed by another process, or a cache that cannot be written
+        return False
+    import subprocess
+
+    with marker(key, "log").open("w", encoding="utf-8") as log:
+        subprocess.Popen(
+            [sys.executable, "-m", "rules.native", "--background"],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # it outlives the command that started it, and Ctrl-C there
+        )
+    return True
+
+
+def _find(name: str) -> ModuleSpec | None:
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # what a blocked or half-removed package raises
+        return None

@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,18 @@ def run_on(path: str, *arguments: str, timeout: float = 600) -> subprocess.Compl
 
 @pytest.fixture(scope="module")
 def build() -> Path:
-    return rules.native.build()
+    """The build, made the way a fresh installation gets it: started in the background by a command that searches."""
+    key = rules.native.digest()
+    assert key is not None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENVIRONMENT, "")
+        if rules.native.build_in_background():
+            deadline = time.monotonic() + 900
+            while rules.native.marker(key, "building").exists() and time.monotonic() < deadline:
+                time.sleep(1)
+    folder = rules.native.build_folder()
+    assert folder is not None, rules.native.marker(key, "log").read_text(encoding="utf-8")
+    return folder
 
 
 def test_the_suite_itself_runs_on_the_pure_path() -> None:
@@ -173,5 +185,84 @@ def test_building_without_mypyc_says_what_to_install(tmp_path: Path) -> None:
         env={**os.environ, "TRUMPS_CACHE": str(tmp_path)},
     )
     assert result.returncode == 1
-    assert "no native path: mypyc is not installed: pip install 'your-trumps[native]'" in result.stderr
+    assert "no native path: mypyc is not installed: pip install mypy setuptools installs it" in result.stderr
     assert not any(tmp_path.rglob("*.so"))
+
+
+class _Starts:
+    """Stands in for ``subprocess.Popen``: records the commands a background build would run."""
+
+    def __init__(self) -> None:
+        self.commands: list[list[str]] = []
+
+    def __call__(self, command: list[str], **options: object) -> None:
+        assert options["start_new_session"] is True
+        self.commands.append(command)
+
+
+@pytest.fixture
+def starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> _Starts:
+    """An empty cache in ``tmp_path``, the native path allowed, and the builds started recorded, not run."""
+    recorder = _Starts()
+    monkeypatch.setenv("TRUMPS_CACHE", str(tmp_path))
+    monkeypatch.setenv(ENVIRONMENT, "")
+    monkeypatch.setattr(subprocess, "Popen", recorder)
+    return recorder
+
+
+def test_a_missing_build_is_started_once_in_the_background(starts: _Starts) -> None:
+    key = rules.native.digest()
+    assert key is not None
+    assert rules.native.build_in_background()
+    assert starts.commands == [[sys.executable, "-m", "rules.native", "--background"]]
+    assert rules.native.marker(key, "building").read_text(encoding="utf-8") == f"{os.getpid()}\n"
+    # Another command, in this process or any other, finds the build claimed and starts none.
+    assert not rules.native.build_in_background()
+    assert len(starts.commands) == 1
+
+
+def test_a_build_that_died_is_started_again_and_one_that_failed_is_not(starts: _Starts) -> None:
+    key = rules.native.digest()
+    assert key is not None
+    building = rules.native.marker(key, "building")
+    building.parent.mkdir(parents=True)
+    building.write_text("1\n", encoding="utf-8")
+    assert not rules.native.build_in_background()
+    old = time.time() - rules.native.STALE_SECONDS - 1
+    os.utime(building, (old, old))
+    assert rules.native.build_in_background()
+    building.unlink()
+    rules.native.marker(key, "failed").write_text("no native path: no C compiler\n", encoding="utf-8")
+    assert not rules.native.build_in_background()
+    assert len(starts.commands) == 1
+
+
+def test_no_build_is_started_when_the_pure_path_is_asked_for(starts: _Starts, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT, "0")
+    assert not rules.native.build_in_background()
+    assert starts.commands == []
+
+
+def test_a_background_build_leaves_its_reason_when_it_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules.native import __main__ as command
+
+    key = rules.native.digest()
+    assert key is not None
+    monkeypatch.setenv("TRUMPS_CACHE", str(tmp_path))
+    building, failed = rules.native.marker(key, "building"), rules.native.marker(key, "failed")
+    building.parent.mkdir(parents=True)
+    building.touch()
+
+    def no_compiler() -> Path:
+        raise RuntimeError("mypyc failed: no C compiler")
+
+    monkeypatch.setattr(command, "build", no_compiler)
+    assert command.main(["--background"]) == 1
+    assert failed.read_text(encoding="utf-8") == "no native path: mypyc failed: no C compiler\n"
+    assert not building.exists()
+    # By hand it is tried again, and a build that works takes the reason away.
+    monkeypatch.setattr(command, "build", lambda: tmp_path)
+    monkeypatch.setattr(command, "_loads", lambda folder: None)
+    assert command.main([]) == 0
+    assert not failed.exists()
+    assert command.main(["--now"]) == 2
