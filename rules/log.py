@@ -38,21 +38,21 @@ class LogError(ValueError):
 def read_log(source: str | bytes | Iterable[str | bytes], *, seed: int | None = None) -> Game:
     """Replay a log (its text, or its lines) and return the game; raises :class:`LogError`.
 
-    Lines end at ``\n`` only (a ``\r`` before it is dropped), as JSON Lines says, so a
-    Unicode line separator inside a JSON string does not split a line. Blank lines (only
-    JSON whitespace) are passed over but counted, so line numbers match an editor's. A byte
-    order mark at the very start is passed over too: RFC 8259 lets a JSON reader ignore
-    one, and some Windows editors and shells write one before UTF-8 text. It goes before the
-    text is split, so a text of a byte order mark alone has no line, like an empty one, and
-    is refused at line 1 (log format §L1.5, §L1.7). Lines already split keep their count: a
-    first line holding only the mark is a blank line 1. (Log format §L1.)
+    A text is split as :func:`stream_lines` splits a file: lines end at ``\n`` only, as JSON
+    Lines says, so a Unicode line separator inside a JSON string does not split a line. Blank
+    lines (only JSON whitespace) are passed over but counted, so line numbers match an
+    editor's. A byte order mark at the very start is passed over too: RFC 8259 lets a JSON
+    reader ignore one, and some Windows editors and shells write one before UTF-8 text. It
+    goes before the text is split, so a text of a byte order mark alone has no line, like an
+    empty one, and is refused at line 1 (log format §L1.5, §L1.7). Lines already split keep
+    their count, and their CRs: a first line holding only the mark is a blank line 1. (Log
+    format §L1.)
     """
     if isinstance(source, str):
-        lines: Iterable[str | bytes] = _lines(source.removeprefix(BYTE_ORDER_MARK), "\n", "\r")
-    elif isinstance(source, bytes):
-        lines = stream_lines(io.BytesIO(source))
-    else:
-        lines = _without_mark(source)
+        # Through its bytes, so that a text and a file are split by the one splitter. A lone surrogate, which no
+        # UTF-8 text can hold, becomes bytes that are not UTF-8: its line is refused as a file's would be.
+        source = source.encode("utf-8", "surrogatepass")
+    lines = stream_lines(io.BytesIO(source)) if isinstance(source, bytes) else _without_mark(source)
     return _replay(lines, seed)
 
 
@@ -70,8 +70,14 @@ def stream_lines(file: BinaryIO) -> Iterator[bytes]:
     """The lines of a binary file as log format §L1.2 splits them, each read only when it is asked for.
 
     Iterating a binary file splits at ``\n`` alone, and yields a line once its ``\n`` (or the
-    end of the file) has been read. A byte order mark at the very start is passed over before
-    any line is taken: a file of the mark alone has no line (§L1.5, §L1.7).
+    end of the file) has been read. The line end is the ``\n`` and a ``\r`` right before it;
+    any other ``\r``, one at the very end of the file included, is part of its line, where
+    JSON reads it as whitespace, or refuses it inside a string (§L1.2). A byte order mark at
+    the very start is passed over before any line is taken: a file of the mark alone has no
+    line (§L1.5, §L1.7).
+
+    >>> list(stream_lines(io.BytesIO(b"A\\r\\nB\\rC\\n\\r")))
+    [b'A', b'B\\rC', b'\\r']
     """
     first = True
     for raw in file:
@@ -80,7 +86,7 @@ def stream_lines(file: BinaryIO) -> Iterator[bytes]:
             raw = raw.removeprefix(UTF8_BYTE_ORDER_MARK)
             if not raw:  # the mark and nothing after it: the file holds no line
                 return
-        yield raw.removesuffix(b"\n").removesuffix(b"\r")
+        yield raw[:-2] if raw.endswith(b"\r\n") else raw.removesuffix(b"\n")
 
 
 def is_blank(line: str) -> bool:
@@ -142,13 +148,6 @@ def _empty_reason(blank: int) -> str:
         return "the log is empty: it must start with a start header"
     lines = "a blank line" if blank == 1 else f"{blank} blank lines"
     return f"the log is empty (only {lines}): it must start with a start header"
-
-
-def _lines(text: str, newline: str, carriage_return: str) -> list[str]:
-    lines = text.split(newline)
-    if lines and not lines[-1]:
-        lines.pop()
-    return [line.removesuffix(carriage_return) for line in lines]
 
 
 def read_log_file(path: str | Path) -> Game:

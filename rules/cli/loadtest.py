@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 import typer
 
 from rules.cli.extras import require_server
-from rules.cli.usage import os_reason
+from rules.cli.usage import os_reason, shell_word
 from rules.locale import N_, Message, _, ngettext, number, percent, pgettext, said
 
 if TYPE_CHECKING:  # asyncio and urllib.request only when the load test runs: every --help imports this module
@@ -351,9 +351,9 @@ def check_url(url: str) -> str | None:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (reading it checks it: a port that is no number or out of range raises)
     except ValueError as error:
-        return _("--url {url}: not a URL ({why})").format(url=url, why=error)
+        return _("--url {url}: not a URL ({why})").format(url=shell_word(url), why=error)
     if parts.scheme not in ("ws", "wss") or not parts.hostname:
-        return _("--url {url}: give ws://HOST:PORT (or wss://) of a running server").format(url=url)
+        return _("--url {url}: give ws://HOST:PORT (or wss://) of a running server").format(url=shell_word(url))
     return None
 
 
@@ -426,7 +426,7 @@ def loadtest(
         pids = [server.pid for server in started]
         tally = asyncio.run(_run(urls, tables, seconds, think, seed, pids, by_table))
     except (OSError, urllib.error.URLError) as error:
-        cannot = _("cannot reach {urls}: {why}").format(urls=", ".join(urls), why=_unreachable(error))
+        cannot = _("cannot reach {urls}: {why}").format(urls=", ".join(map(shell_word, urls)), why=_unreachable(error))
         typer.echo(f"trumps loadtest: {cannot}", err=True)
         raise typer.Exit(1) from None
     finally:

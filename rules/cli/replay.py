@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules.cli.usage import open_input
+from rules.cli.usage import os_reason, read_log_argument, shell_word
 from rules.locale import N_, _, ngettext
 
 if TYPE_CHECKING:
@@ -29,15 +29,14 @@ def replay(
     log: Annotated[str, typer.Argument(help=N_("The log file, or - for standard input."), show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help=N_("Print the final state as one JSON object."))] = False,
 ) -> None:
-    from rules.log import LogError, read_log_stream
+    from rules.log import LogError
 
-    # Read a line at a time, so that a bad line is refused as soon as it comes (log format §L6.2):
+    # A line at a time, so that a bad line is refused as soon as it comes (log format §L6.5):
     # a log still being written into a pipe is not waited for. Nothing is printed before the end.
     try:
-        with open_input(log) as file:
-            game = read_log_stream(file)
+        game = read_log_argument(log)
     except OSError as error:
-        typer.echo(f"cannot read {log}: {error.strerror or error}", err=True)
+        typer.echo(f"cannot read {shell_word(log)}: {os_reason(error)}", err=True)
         raise typer.Exit(1) from None
     except LogError as error:
         typer.echo(str(error), err=True)
@@ -47,7 +46,7 @@ def replay(
         return
     count = len(game.events)
     # the line for people (log format §L6.1: its wording is not normative); the refusals above stay English
-    source = _("standard input") if log == "-" else log
+    source = _("standard input") if log == "-" else shell_word(log)  # one line, whatever the file is called
     valid = ngettext("{source}: a valid log of {count} event", "{source}: a valid log of {count} events", count)
     typer.echo(_("{valid}; {standing}").format(valid=valid.format(source=source, count=count), standing=standing(game)))
 

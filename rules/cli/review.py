@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rules.cli.usage import os_reason, program, read_input
+from rules.cli.usage import cannot_read, program, read_log_argument
 from rules.locale import N_, _
 
 if TYPE_CHECKING:
@@ -39,15 +39,13 @@ def review(
     from rich.console import Console
 
     from rules.cli import board
-    from rules.log import LogError, log_lines, read_log
+    from rules.log import LogError, log_lines
 
     try:
-        data = read_input(log)
+        game = read_log_argument(log)
     except OSError as error:
-        typer.echo(_("cannot read {path}: {why}").format(path=log, why=os_reason(error)), err=True)
+        typer.echo(cannot_read(log, error), err=True)
         raise typer.Exit(1) from None
-    try:
-        game = read_log(data)
     except LogError as error:
         typer.echo(str(error), err=True)  # a line of the log format (§L6), English as trumps replay says it
         raise typer.Exit(1) from None

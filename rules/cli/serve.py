@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from rules.cli.extras import require_server
-from rules.cli.usage import os_reason
+from rules.cli.usage import os_reason, shell_word
 from rules.locale import N_, _, said
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -78,7 +78,8 @@ def serve(
     ] = False,
 ) -> None:
     if log_level.lower() not in LOG_LEVELS:
-        unknown = _("--log-level {level}: choose one of {levels}").format(level=log_level, levels=", ".join(LOG_LEVELS))
+        levels = ", ".join(LOG_LEVELS)
+        unknown = _("--log-level {level}: choose one of {levels}").format(level=shell_word(log_level), levels=levels)
         typer.echo(f"trumps serve: {unknown}", err=True)
         raise typer.Exit(2)
     require_server("serve")
@@ -111,7 +112,7 @@ def serve(
         raise typer.Exit(2) from None
     busy = port_problem(host, port)
     if busy is not None:
-        cannot = _("cannot listen on {address}: {why}").format(address=f"{host}:{port}", why=busy)
+        cannot = _("cannot listen on {address}: {why}").format(address=shell_word(f"{host}:{port}"), why=busy)
         typer.echo(f"trumps serve: {cannot}", err=True)
         raise typer.Exit(1)
     if is_postgres(settings.db):
@@ -125,7 +126,7 @@ def serve(
     else:
         problem = database_problem(settings.db)
         if problem is not None:
-            cannot = _("cannot use the database {db}: {why}").format(db=settings.db, why=said(problem))
+            cannot = _("cannot use the database {db}: {why}").format(db=shell_word(settings.db), why=said(problem))
             typer.echo(f"trumps serve: {cannot}", err=True)
             raise typer.Exit(2)
         shown = settings.db

@@ -25,7 +25,6 @@ import datetime
 import difflib
 import io
 import re
-import shlex
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -40,7 +39,7 @@ from rich.text import Text
 from rules.analysis import evaluate
 from rules.cards import Card
 from rules.cli import board, terminal
-from rules.cli.usage import os_reason, program
+from rules.cli.usage import os_reason, program, shell_word
 from rules.events import (
     AgreeDraw,
     Beat,
@@ -820,7 +819,7 @@ def play_match(
         go_on = _play_hand(session, match)
         log.update(game)
         if path is not None:
-            shown = shlex.quote(str(path))
+            shown = shell_word(str(path))
             saved = _("Log saved to {path} (check it with: {program} replay {path})")
             console.print(saved.format(path=shown, program=program()), soft_wrap=True)  # a command copied whole
             if game.is_over():
@@ -1038,9 +1037,10 @@ class LogFile:
             else:
                 write_log(game, self.path)
         except OSError as problem:
-            typer.echo(
-                _("cannot save the log to {path}: {why}").format(path=self.path, why=os_reason(problem)), err=True
+            cannot = _("cannot save the log to {path}: {why}").format(
+                path=shell_word(str(self.path)), why=os_reason(problem)
             )
+            typer.echo(cannot, err=True)
             raise typer.Exit(1) from None
         self._written = events
 
@@ -1066,7 +1066,7 @@ def _option_error(players: int, seat: int, dealer: int, level: str, hands: int |
             dealer=dealer, players=players, last=players - 1
         )
     if level not in LEVELS:  # typed in any case: the command passes it in lower case
-        return _("--level {level}: choose one of {levels}").format(level=level, levels=", ".join(LEVELS))
+        return _("--level {level}: choose one of {levels}").format(level=shell_word(level), levels=", ".join(LEVELS))
     if hands is not None and hands < 1:
         return _("--hands {hands}: a match has at least 1 hand").format(hands=hands)
     return None

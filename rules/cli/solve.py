@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from rules.cli.usage import os_reason, read_input
+from rules.cli.usage import cannot_read, read_log_argument
 from rules.locale import N_, _, ngettext, number, percent, pgettext
 
 if TYPE_CHECKING:
@@ -82,18 +82,16 @@ def solve(
     ] = None,
 ) -> None:
     from rules.analysis import PLAYOUTS, SOLVER_SECONDS
-    from rules.log import LogError, read_log
+    from rules.log import LogError
     from rules.native import build_in_background
     from rules.players.solver import Solver
 
     if move is not None and all_moves:
         _fail(_("--move and --all: choose one"))
     try:
-        data = read_input(log)
+        game = read_log_argument(log)
     except OSError as error:
-        _fail(_("cannot read {path}: {why}").format(path=log, why=os_reason(error)))
-    try:
-        game = read_log(data)
+        _fail(cannot_read(log, error))
     except LogError as error:
         _fail(str(error))  # a line of the log format (§L6), English as trumps replay says it
     players = game.rules.players

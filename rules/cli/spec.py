@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from rules.cli.usage import os_reason
+from rules.cli.usage import os_reason, shell_word
 from rules.locale import N_, _, ngettext
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -33,7 +33,7 @@ def spec(
     for option, folder in folders.items():  # both are checked before anything is written
         problem = folder_problem(folder)
         if problem is not None:
-            typer.echo(f"{option} {folder!r}: {problem}", err=True)
+            typer.echo(f"{option} {shell_word(folder)}: {problem}", err=True)
             raise typer.Exit(2)
     # the generators build every vector on import: only this command needs them
     from rules.spec import write_spec, write_step
@@ -44,7 +44,8 @@ def spec(
         if docs is not None:
             written += write_pages(Path(docs))
     except OSError as error:
-        typer.echo(_("cannot write {path}: {why}").format(path=error.filename, why=os_reason(error)), err=True)
+        cannot = _("cannot write {path}: {why}").format(path=shell_word(str(error.filename)), why=os_reason(error))
+        typer.echo(cannot, err=True)
         raise typer.Exit(1) from None
     except ValueError as error:  # a vector that no longer shows what it says: the engine changed
         typer.echo(_("cannot generate the specification: {why}").format(why=error), err=True)
@@ -64,5 +65,5 @@ def folder_problem(folder: str) -> str | None:
     path = Path(folder)
     for place in (path, *path.parents):
         if place.exists():
-            return None if place.is_dir() else _("{path} is not a folder").format(path=place)
+            return None if place.is_dir() else _("{path} is not a folder").format(path=shell_word(str(place)))
     return None

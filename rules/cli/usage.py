@@ -24,12 +24,15 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import typer
 import typer.core
 
 from rules.locale import LANGUAGES, N_, _, language, number
+
+if TYPE_CHECKING:
+    from rules.game import Game
 
 COUNT = "N"
 """The placeholder of a whole number that counts something (games, hands, players)."""
@@ -225,22 +228,31 @@ def os_reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def read_input(source: str) -> bytes:
-    """The bytes of the file ``source``, or of standard input for ``-``.
+def read_log_argument(source: str) -> Game:
+    """The game of the log ``source`` (the ``LOG`` of ``trumps replay``, ``review`` and ``solve``: a path, or ``-``
+    for standard input), read a line at a time, so that a bad line is refused as soon as it has come (log format
+    §L6.5) whichever command reads it.
 
-    Raises :class:`OSError` when they cannot be read, a closed standard input included (Python
-    then has no ``sys.stdin`` at all).
+    Raises :class:`~rules.log.LogError` at the first bad line, and :class:`OSError` when the log cannot be read, a
+    closed standard input included (Python then has no ``sys.stdin`` at all).
     """
+    from rules.log import read_log_stream
+
     with open_input(source) as file:
-        return file.read()
+        return read_log_stream(file)
+
+
+def cannot_read(source: str, error: OSError) -> str:
+    """The refusal of a log that cannot be read, in the language spoken (``trumps replay``'s stays English: log
+    format §L6.3)."""
+    return _("cannot read {path}: {why}").format(path=shell_word(source), why=os_reason(error))
 
 
 @contextmanager
 def open_input(source: str) -> Iterator[BinaryIO]:
     """The file ``source`` opened for reading bytes, or standard input for ``-`` (left open afterwards).
 
-    For a command that reads as it goes (``trumps replay`` stops at the first bad line). Raises
-    :class:`OSError` when it cannot be opened, a closed standard input included.
+    Raises :class:`OSError` when it cannot be opened, a closed standard input included.
     """
     if source == "-":
         if sys.stdin is None:
@@ -249,6 +261,43 @@ def open_input(source: str) -> Iterator[BinaryIO]:
         return
     with open(source, "rb") as file:
         yield file
+
+
+_PLAIN = re.compile(r"[\w@%+=:,./-]+")
+"""A word a shell reads as it is: letters and digits of any script, and signs that mean nothing to it."""
+
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+"""What ``$'…'`` writes with a backslash: itself and its quote, and the usual control characters by name."""
+
+
+def shell_word(text: str) -> str:
+    """``text``, a path or a value the user typed, written as a shell reads it back, on one line.
+
+    As it is when it needs no quotes; in single quotes when it holds a space or a sign the shell gives a meaning;
+    as ``$'…'`` with backslash escapes when it holds a character that cannot be printed, a line feed say, as GNU
+    tools show file names. So a message that names it stays one line, and says exactly what was typed.
+
+    >>> print(shell_word("game.jsonl"), shell_word("my game.jsonl"), shell_word(""), shell_word("партия"))
+    game.jsonl 'my game.jsonl' '' партия
+    >>> print(shell_word("a\\nb.jsonl"), shell_word("it's\\t"), shell_word("\\udcff\\x00"))
+    $'a\\nb.jsonl' $'it\\'s\\t' $'\\xff\\x00'
+    """
+    if _PLAIN.fullmatch(text):
+        return text
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(_escaped(char) for char in text) + "'"
+
+
+def _escaped(char: str) -> str:
+    """One character inside ``$'…'``: a printable one as it is, any other as its UTF-8 bytes, ``\\xHH`` each."""
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if char.isprintable():
+        return char
+    if "\udc80" <= char <= "\udcff":  # a byte of a name that is not UTF-8, as Python decodes it: that byte
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
 
 
 def program() -> str:
@@ -269,7 +318,7 @@ def pip() -> str:
     beside = Path(sys.executable).parent / "pip"
     if beside.is_file():
         return typed_path(beside, "pip")
-    return f"{shlex.quote(sys.executable)} -m pip"
+    return f"{shell_word(sys.executable)} -m pip"
 
 
 def typed_path(path: Path, command: str) -> str:
@@ -278,14 +327,15 @@ def typed_path(path: Path, command: str) -> str:
     if found is not None and Path(found).resolve() == path.resolve():
         return command
     relative = os.path.relpath(path.absolute())
-    return shlex.quote(str(path.absolute()) if relative.startswith("..") else relative)
+    return shell_word(str(path.absolute()) if relative.startswith("..") else relative)
 
 
 def refuse_unknown_language(lang: str | None) -> None:
     """Refuse a ``--lang`` that is not one of :data:`~rules.locale.LANGUAGES` in one line, exit 2."""
     if lang is not None and lang not in LANGUAGES:
         typer.echo(
-            _("--lang {lang}: choose one of {languages}").format(lang=lang, languages=", ".join(LANGUAGES)), err=True
+            _("--lang {lang}: choose one of {languages}").format(lang=shell_word(lang), languages=", ".join(LANGUAGES)),
+            err=True,
         )
         raise typer.Exit(2)
 

@@ -53,9 +53,10 @@ Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
 ## Running the vectors against your implementation
 
 1. Read each vector file as log format §L1 says: a byte order mark at the very start is
-   passed over (it is part of no line), lines end at LF (a CR before it belongs to the line
-   end; a last LF starts no further line), blank lines are passed over but counted. The
-   `reader_` vectors test exactly that: copy them as bytes.
+   passed over (it is part of no line), lines end at LF (a CR right before it belongs to the
+   line end; any other CR, one at the very end of the file included, stays in its line and
+   is read as JSON there; a last LF starts no further line), blank lines are passed over but
+   counted. The `reader_` vectors test exactly that: copy them as bytes.
 2. For each entry of `vectors/index.json` → `vectors`: replay `log` line by line. `states`
    has one line for each line of `log`: `null` for a (blank) line before the header, where
    there is no game yet; then, from the header's line on, the state after that line (a

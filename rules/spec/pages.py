@@ -273,6 +273,24 @@ def events_page() -> str:
 # --- the command-line reference -----------------------------------------------------------
 
 
+REFUSALS = """\
+A command that refuses what it was given says why in one line on standard error, whatever was
+typed: a value it repeats has its line breaks, and any other character that cannot be printed,
+escaped. A path (`LOG`, `--save`, `--out`, `--docs`, `--db`), and a value of `--lang`,
+`--level`, `--log-level`, `--host` or `--url`, is written as a shell reads it back: as typed
+when it needs no quotes (letters and digits of any script, and `_ @ % + = : , . / -`), in
+single quotes when it holds a space or another sign, and as `$'…'` when it holds such a
+character, with backslash escapes: `\\n`, `\\r`, `\\t`, `\\\\` and `\\'`, and `\\xHH` for
+each byte of another character that cannot be printed. So `trumps replay $'a\\nb.jsonl'`
+answers in one line,
+`cannot read $'a\\nb.jsonl': No such file or directory`.
+
+`trumps replay`, `trumps review` and `trumps solve` read their `LOG` a line at a time, and
+refuse its first bad line as soon as it has come, with `line N: REASON` and exit status 1,
+without waiting for the rest ([log format §L6](../log-format.md#replay))."""
+"""What the command-line page says of every command's refusals, and of how a ``LOG`` is read."""
+
+
 def cli_page() -> str:
     """Every ``trumps`` command with its usage, arguments and options, read from the command itself."""
     from rules.cli import app
@@ -280,7 +298,7 @@ def cli_page() -> str:
     group = typer.main.get_command(app)
     assert isinstance(group, typer.core.TyperGroup)
     root = group.context_class(group, info_name="trumps")
-    parts = [GENERATED_NOTE, "# Command line", (group.help or "").strip(), "Every command answers `--help`."]
+    parts = [GENERATED_NOTE, "# Command line", (group.help or "").strip(), "Every command answers `--help`.", REFUSALS]
     parts.append("Before the command, `trumps` itself takes:\n\n" + _parameter_table(group.params))
     for name in group.list_commands(root):
         command = group.get_command(root, name)

@@ -1311,6 +1311,34 @@ TEXT: tuple[TextVector, ...] = (
         "malformed JSON",
     ),
     TextVector(
+        "reader_lone_cr_between_tokens",
+        "A CR not followed by LF is part of its line, and between two tokens it is JSON whitespace: the beat, "
+        "with a CR after each comma, is read.",
+        f"{_TIE[0]}\n{_TIE[1]}\n" + _TIE_BEAT.replace(",", ",\r") + "\n",
+    ),
+    TextVector(
+        "reader_lone_cr_inside_a_string",
+        "A CR not followed by LF inside a JSON string (of an unknown field) is a control character, which JSON "
+        "allows only escaped: the line is malformed.",
+        f'{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT[:-1]},"note":"a\rb"}}\n',
+        3,
+        "malformed JSON",
+    ),
+    TextVector(
+        "reader_lone_cr_at_the_end_of_the_file",
+        "A CR as the very last byte of the file, with no LF after it, ends no line and is not dropped: it is "
+        "part of the last line, after its object, where it is JSON whitespace.",
+        f"{_TIE[0]}\n{_TIE[1]}\n{_TIE_BEAT}\r",
+    ),
+    TextVector(
+        "reader_only_a_lone_cr",
+        "A file holding a lone CR holds one line, a blank one (the CR is part of it, not a line end): refused at "
+        "line 2, where an empty file is refused at line 1.",
+        "\r",
+        2,
+        "the log is empty (only a blank line)",
+    ),
+    TextVector(
         "reader_byte_order_mark_after_the_first_line",
         "A byte order mark is passed over only at the start of the file.",
         f"{_TIE[0]}\n\ufeff{_TIE[1]}\n",

@@ -274,9 +274,12 @@ def test_arena_starts_no_more_processes_than_games_and_processors(monkeypatch: p
     ("args", "message"),
     [
         (["--out", ""], "--out '': an empty name: give the folder to write to"),
-        (["--out", "afile"], "--out 'afile': afile is not a folder"),
-        (["--out", "fresh", "--docs", "afile"], "--docs 'afile': afile is not a folder"),
-        (["--out", "afile/spec"], "--out 'afile/spec': afile is not a folder"),
+        (["--out", "afile"], "--out afile: afile is not a folder"),
+        (["--out", "fresh", "--docs", "afile"], "--docs afile: afile is not a folder"),
+        (["--out", "afile/spec"], "--out afile/spec: afile is not a folder"),
+        # a name is written as a shell reads it back, on one line (rules.cli.usage.shell_word)
+        (["--out", "afile/my spec"], "--out 'afile/my spec': afile is not a folder"),
+        (["--out", "afile/a\nb"], "--out $'afile/a\\nb': afile is not a folder"),
     ],
 )
 def test_spec_refuses_a_folder_it_cannot_use_before_writing_anything(

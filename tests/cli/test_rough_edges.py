@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from rules.cli import app
 
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,3 +157,61 @@ def test_solve_says_for_which_seat() -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["seat"] == 1 and data["exact"] is True and data["value"] in (1, 0, -1)
+
+
+# --- what was typed, named in one line (rules.cli.usage.shell_word) -----------------------------------------
+
+
+@pytest.mark.parametrize("command", ["replay", "review", "solve"])
+def test_a_log_that_cannot_be_read_is_named_in_one_line(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, [command, "no\nsuch.jsonl"])
+    assert (done.exit_code, done.stdout) == (1, "")
+    assert done.stderr == "cannot read $'no\\nsuch.jsonl': No such file or directory\n"
+
+
+def test_replay_names_a_valid_log_in_one_line_whatever_it_is_called(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, shown in [("a\nb.jsonl", "$'a\\nb.jsonl'"), ("my game.jsonl", "'my game.jsonl'")]:
+        Path(name).write_bytes(DUEL.read_bytes())
+        done = CliRunner().invoke(app, ["replay", name])
+        assert (done.exit_code, done.stderr) == (0, "")
+        assert done.stdout == f"{shown}: a valid log of 72 events; the game is over: seat 0 lost\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["--lang", "x\ny", "replay", "-"], 2, "--lang $'x\\ny': choose one of en, ro, fi, cs, ky, ru"),
+        (
+            ["play", "--no-save", "--level", "very\nhard"],
+            2,
+            "--level $'very\\nhard': choose one of easy, medium, hard, perfect",
+        ),
+        (
+            ["play", "--save", "no folder\n/hand.jsonl"],
+            1,
+            "cannot save the log to $'no folder\\n/hand.jsonl': No such file or directory",
+        ),
+        (
+            ["serve", "--log-level", "lo\tud"],
+            2,
+            "trumps serve: --log-level $'lo\\tud': choose one of debug, info, warning, error",
+        ),
+        (
+            ["loadtest", "--url", "nonsense\r\n"],
+            2,
+            "trumps loadtest: --url $'nonsense\\r\\n': give ws://HOST:PORT (or wss://) of a running server",
+        ),
+    ],
+)
+def test_a_value_with_a_line_break_is_refused_in_one_line(
+    args: list[str], status: int, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where play would save
+    done = CliRunner().invoke(app, args, input="")
+    assert (done.exit_code, done.stderr) == (status, message + "\n")

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from engine_kit import deal_line, header, move_line, position_line, trumps_command
 
-from rules.log import LogError, read_log, read_log_stream
+from rules.log import LogError, read_log, read_log_stream, stream_lines
 
 SPADES = [rank + "S" for rank in "6789TJQKA"]
 HEARTS = [rank + "H" for rank in "6789TJQKA"]
@@ -96,6 +96,12 @@ BAD = [
     Bad("only_a_byte_order_mark", b"\xef\xbb\xbf", 1, ("empty",)),
     Bad("byte_order_mark_and_blank_lines", b"\xef\xbb\xbf\n \r\n", 3, ("empty", "2 blank lines")),
     Bad("only_a_blank_line_without_its_end", b" ", 2, ("empty", "a blank line")),
+    # a CR with no LF after it is part of its line (§L1.2): a lone one is a blank line, not nothing
+    Bad("only_a_lone_cr", b"\r", 2, ("empty", "a blank line")),
+    Bad("blank_line_then_a_lone_cr", b"\n\r", 3, ("empty", "2 blank lines")),
+    Bad(
+        "lone_cr_inside_a_string", text(header(), '{"type": "choose_trump", "seat": 1, "suit": "H", "note": "a\rb"}'), 2
+    ),
     Bad("stdin_only_a_byte_order_mark", b"\xef\xbb\xbf", 1, ("empty",), stdin=True),
     Bad("first_line_not_a_header", text(move_line("choose 1 H")), 1, ("start",)),
     Bad("second_header", text(header(), move_line("choose 1 H"), header()), 3, ("start",)),
@@ -195,6 +201,7 @@ THROUGH_THE_COMMAND = {
     "empty_file",
     "only_a_byte_order_mark",
     "byte_order_mark_and_blank_lines",
+    "only_a_lone_cr",
     "stdin_only_a_byte_order_mark",
     "first_line_not_a_header",
     "second_header",
@@ -263,6 +270,8 @@ GOOD = {
         '{"type": "choose_trump", "seat": 1, "suit": "H", "at": 3}',
     ),
     "no_trailing_newline": text(*DEALT)[:-1],
+    "lone_cr_at_the_end": text(*DEALT)[:-1] + b"\r",
+    "lone_cr_between_tokens": text(*DEALT).replace(b", ", b",\r"),
     "byte_order_mark": b"\xef\xbb\xbf" + text(*DEALT),
 }
 
@@ -431,6 +440,7 @@ def test_the_printed_states_say_what_the_contract_says(results: dict[str, Run]) 
     repetition = state("ended_by_repetition")["outcome"]
     assert isinstance(repetition, dict) and (repetition["result"], repetition["reason"]) == ("draw", "repetition")
     assert state("blank_lines_and_crlf") == dealt == state("no_trailing_newline") == state("stdin_good")
+    assert state("lone_cr_at_the_end") == dealt == state("lone_cr_between_tokens")
     assert state("byte_order_mark") == dealt
 
 
@@ -440,6 +450,19 @@ def test_a_unicode_line_separator_inside_a_string_is_not_a_line_break() -> None:
     assert read_log(text).trumps == [None, "H"]
     assert read_log(text.encode()).trumps == [None, "H"]
     assert read_log(text.replace("\n", "\r\n")).trumps == [None, "H"]
+
+
+def test_only_the_cr_right_before_an_lf_goes_with_the_line_end() -> None:
+    """Log format §L1.2: any other CR, one that is the last byte of the file included, stays in its line."""
+    assert list(stream_lines(io.BytesIO(b"A\r\nB\rC\r\r\nD\r"))) == [b"A", b"B\rC\r", b"D\r"]
+    assert list(stream_lines(io.BytesIO(b"\xef\xbb\xbf\r"))) == [b"\r"]
+
+
+def test_a_text_is_split_and_decoded_as_its_bytes_would_be() -> None:
+    """A text goes through the splitter of files; a lone surrogate, which no UTF-8 file holds, is not UTF-8."""
+    with pytest.raises(LogError, match="not UTF-8") as caught:
+        read_log('{"type": "start"}\n{"type": "start", "note": "\ud800"}')
+    assert caught.value.line == 2
 
 
 def test_the_reader_reads_nothing_after_the_first_bad_line() -> None:
@@ -452,10 +475,12 @@ def test_the_reader_reads_nothing_after_the_first_bad_line() -> None:
     assert file.tell() == len(bad)
 
 
-def test_replay_refuses_a_bad_line_while_the_pipe_is_still_open() -> None:
-    """A log written slowly into a pipe (tail -f) is refused when its bad line comes, not when the writer stops."""
+@pytest.mark.parametrize("command", ["replay", "review", "solve"])
+def test_a_bad_line_is_refused_while_the_pipe_is_still_open(command: str) -> None:
+    """A log written slowly into a pipe (tail -f) is refused when its bad line comes, not when the writer stops:
+    by trumps replay (log format §L6.5), and by trumps review and trumps solve, which read it the same way (§L6.6)."""
     process = subprocess.Popen(
-        [*trumps_command(), "replay", "-", "--json"],
+        [*trumps_command(), command, "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -484,7 +509,7 @@ def test_a_read_that_fails_part_way_is_a_read_error(monkeypatch: pytest.MonkeyPa
 
     from typer.testing import CliRunner
 
-    from rules.cli import app, replay
+    from rules.cli import app, usage
 
     class FailingFile(io.BytesIO):
         def __iter__(self) -> Iterator[bytes]:
@@ -495,7 +520,7 @@ def test_a_read_that_fails_part_way_is_a_read_error(monkeypatch: pytest.MonkeyPa
     def failing(source: str) -> Iterator[FailingFile]:
         yield FailingFile()
 
-    monkeypatch.setattr(replay, "open_input", failing)
+    monkeypatch.setattr(usage, "open_input", failing)
     result = CliRunner().invoke(app, ["replay", "game.jsonl", "--json"])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "cannot read game.jsonl: Input/output error\n"

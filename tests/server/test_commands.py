@@ -70,7 +70,7 @@ def test_loadtest_against_a_running_server_has_no_cpu_figure_and_prints_null(tmp
 def test_loadtest_and_serve_refuse_bad_arguments_in_one_line() -> None:
     for args, words in [
         (["loadtest", "--url", "nonsense"], "--url nonsense: give ws://HOST:PORT"),
-        (["loadtest", "--url", "ws://[::1"], "--url ws://[::1: not a URL"),
+        (["loadtest", "--url", "ws://[::1"], "--url 'ws://[::1': not a URL"),
         (["loadtest", "--url", "ws://localhost:99999"], "not a URL"),
         (["serve", "--log-level", "loud"], "--log-level loud: choose one of debug, info, warning, error"),
     ]:

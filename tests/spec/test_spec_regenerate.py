@@ -57,5 +57,5 @@ def test_an_unwritable_folder_is_one_clear_line(tmp_path: Path) -> None:
     blocker.write_text("not a folder")
     result = CliRunner().invoke(app, ["spec", "--out", str(blocker / "spec")])
     assert result.exit_code == 2  # refused before anything is written (tests/cli/test_first_hour.py has more)
-    assert result.stderr == f"--out {str(blocker / 'spec')!r}: {blocker} is not a folder\n"
+    assert result.stderr == f"--out {blocker / 'spec'}: {blocker} is not a folder\n"
     assert blocker.read_text() == "not a folder"
