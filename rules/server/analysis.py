@@ -41,8 +41,8 @@ from rules.game import Game
 from rules.log import LogError, log_lines, read_log
 from rules.players import LEVELS, make_player
 from rules.players.solver import Solver
-from rules.server.bots import _watch_parent
-from rules.server.protocol import ErrorMessage, ProtocolError, loads
+from rules.server.bots import worker_started
+from rules.server.protocol import ErrorMessage, ProtocolError, loads_object
 from rules.server.tables import TableConfig, possible_table_id
 
 log = logging.getLogger("rules.server")
@@ -128,7 +128,7 @@ class Analysis:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_watch_parent, initargs=(os.getpid(),)
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=worker_started, initargs=(os.getpid(),)
             )
         return self._pool
 
@@ -164,8 +164,9 @@ class Analysis:
         return result
 
     def close(self) -> None:
+        """Stop the worker and wait for it, as :meth:`rules.server.bots.Bots.close` does and for the same reason."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Busy(Exception):
@@ -186,10 +187,9 @@ async def _log_text(request: Request) -> str:
         if len(data) > MAX_LOG_BYTES + 1024:
             raise _BadRequest("too_large", f"the log is larger than {MAX_LOG_BYTES // 1024} KB")
     try:
-        body = loads(data, "the request body")
+        text = loads_object(data).get("log")
     except ProtocolError as error:
         raise _BadRequest(error.code, str(error)) from None
-    text = body.get("log") if isinstance(body, dict) else None
     if not isinstance(text, str):
         raise _BadRequest("bad_request", 'send {"log": TEXT}: the log\'s lines as one string')
     return text

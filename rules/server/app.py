@@ -45,7 +45,7 @@ from rules.server.protocol import (
     ResignMessage,
     Welcome,
     describe_validation,
-    loads,
+    loads_object,
     parse_client_message,
 )
 from rules.server.store import StoreError, StoreUnavailable
@@ -105,7 +105,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
-            board.close()
+            await asyncio.to_thread(board.close)  # waits for a search under way, off the event loop
             await hub.stop()
 
     metrics.count_tables(lambda: len(hub.tables))
@@ -231,14 +231,10 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
         data += chunk
         if len(data) > limit:
             raise Refused("too_large", f"the request body is larger than {limit} bytes")
-    if not data.strip():
-        data = b"{}"
     try:
-        value = loads(data, "the request body")
+        value = loads_object(data)
     except ProtocolError as error:
         raise Refused(error.code, str(error)) from None
-    if not isinstance(value, dict):
-        raise Refused("bad_request", "the request body must be a JSON object")
     try:
         return TypeAdapter(model).validate_python(value)
     except ValidationError as error:
@@ -386,6 +382,10 @@ class _Session:
                 self.error("internal", "the server could not save that; nothing changed, try again")
 
     def _within_rate(self) -> bool:
+        """Whether this message is within the rate (a token of the bucket); if not, it is refused as ``rate_limited``,
+        and the ``flood_close``-th such refusal, less one for each message within the rate, closes the connection.
+        Only these count: any other refusal answers a message that came within the rate, so it costs the server no
+        more than an accepted one."""
         now = time.monotonic()
         self._tokens = min(float(self.settings.burst), self._tokens + (now - self._refill) * self.settings.rate)
         self._refill = now
@@ -394,7 +394,7 @@ class _Session:
             self._over = max(0, self._over - 1)  # forgiven slowly: a flood with pauses is still a flood
             return True
         self._over += 1
-        if self._over >= self.settings.flood_close:
+        if self.settings.flood_close and self._over >= self.settings.flood_close:
             self.error("rate_limited", "too many messages: closing the connection")
             self.conn.drop(1008, "flood")
         else:

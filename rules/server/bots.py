@@ -24,6 +24,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -53,8 +54,15 @@ def choose(level: str, seed: int, view: View) -> Event:
     return player.choose(view)
 
 
-def _watch_parent(parent: int) -> None:
-    """In a worker: exit when the server is gone, even if it was killed (no orphans thinking forever)."""
+def worker_started(parent: int) -> None:
+    """In a worker: leave Ctrl-C to the server, and exit when the server is gone, even if it was killed (no orphans
+    thinking forever).
+
+    Ctrl-C in a terminal interrupts the whole process group: a worker interrupted mid-search would print its own
+    traceback (not a line of the server's log) and hand the interrupt back to the server as the search's result,
+    which would stop the event loop. The server stops its workers itself as it shuts down (:meth:`Bots.close`).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -77,7 +85,7 @@ class Bots:
             return ProcessPoolExecutor(
                 self._processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
+                initializer=worker_started,
                 initargs=(os.getpid(),),
             )
         return ThreadPoolExecutor(self._threads, thread_name_prefix="trumps-bot")
@@ -95,4 +103,10 @@ class Bots:
             raise
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers and wait for them (a search under way ends first: a few seconds at most).
+
+        Waited for, because the server then exits by the signal it got, which runs no exit handlers: a pool still
+        shutting down would leave its queues' semaphores to multiprocessing's resource tracker, which warns of them
+        on stderr, in plain text among the JSON lines of ``--log-json``.
+        """
+        self._pool.shutdown(wait=True, cancel_futures=True)

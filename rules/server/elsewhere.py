@@ -5,7 +5,9 @@ computer seat or clock it leads); the lobby still lists every table of the site.
 it keeps a lobby entry, brought up to date by the notices every process hears: a table's
 creation (with its configuration), its seats taken and freed, its hands started, and the end of
 its match (its moves are heard only by the processes that hold it, so the entry's event number is
-that of its last seat or hand event). Nothing is replayed.
+that of its last seat or hand event). Nothing is replayed. Those notices are the table's news, and
+carry the time each was stored with: the lobby orders these entries as the process holding the table
+orders it.
 
 >>> tables = Elsewhere()
 >>> config = {"players": 2, "dealer": 0, "pass_sixes": True, "must_beat": False, "computer": {}, "clock": None,
@@ -27,6 +29,7 @@ from typing import Any
 
 from rules.events import RuleOptions
 from rules.server.protocol import SeatInfo, TableInfo, stored_name, table_status
+from rules.server.tables import NEWS
 
 ENTRIES = 20_000
 """Tables held elsewhere the lobby keeps entries for at most (the oldest are forgotten past it)."""
@@ -36,8 +39,9 @@ ENTRIES = 20_000
 class Entry:
     info: TableInfo
     created: float
-    quiet_since: float
-    """When its last event was heard of (monotonic clock), for leaving abandoned matches out of the lobby."""
+    news_at: float
+    """The Unix time of its last news (:data:`~rules.server.tables.NEWS`) as stored, or of its creation: the lobby's
+    order, and how long a match under way has gone without news (for leaving abandoned matches out)."""
     event_no: int = 0
     """Its last event heard of (kept apart from :attr:`info`, which changes only with its seats and hands)."""
 
@@ -62,7 +66,7 @@ def entry_of(table_id: str, config: dict[str, Any], created: float) -> Entry:
         clock=config.get("clock"),
         match_hands=config.get("match_hands"),
     )
-    return Entry(info, created, time.monotonic())
+    return Entry(info, created, created)
 
 
 class Elsewhere:
@@ -94,10 +98,11 @@ class Elsewhere:
         if kind == "table_finished":
             del self.entries[table_id]
             return
-        entry.quiet_since = time.monotonic()
         entry.event_no = max(no, entry.event_no)
         info = entry.info
         update: dict[str, Any] = {}
+        if record is not None and kind in NEWS:  # one stored by an older server has no time: no news to the order
+            entry.news_at = record.get("at", entry.news_at)
         if record is not None and kind in ("seat_taken", "seat_freed"):
             seat = record["seat"]
             seats = list(info.seats)

@@ -44,8 +44,8 @@ ABANDONED_SECONDS = 300.0
 and computer seats are)."""
 
 ABANDONED_ELSEWHERE_SECONDS = 1800.0
-"""The same for a table another process holds, whose moves this one does not hear: only its seat and hand events
-tell that it is still played."""
+"""The same for a table another process holds, whose moves this one does not hear: counted from its last news (its
+seat and hand events), which alone tell that it is still played."""
 
 ORPHAN_SECONDS = 5.0
 """With a shared database: how often a process looks for tables whose leader died (their bots and clocks wait)."""
@@ -109,7 +109,7 @@ class Hub:
             task.cancel()
         for table in self.tables.values():
             table.stop()
-        self._bots.close()
+        await asyncio.to_thread(self._bots.close)  # waits for a search under way: the commits in flight go on
         if self._store is not None:
             await self._store.close()
 
@@ -267,17 +267,18 @@ class Hub:
         """Tables in memory whose match is not over, newest first."""
         return sorted((t for t in self.tables.values() if not t.match_over), key=lambda t: -t.created)
 
-    def lobby(self, now: float | None = None) -> list[TableInfo]:
-        """What the lobby lists (see :meth:`lobby_tables`), with the tables other processes hold."""
-        now = time.monotonic() if now is None else now
-        listed = [(table.quiet_since, table.info()) for table in self.lobby_tables(now)]
+    def lobby(self) -> list[TableInfo]:
+        """What the lobby lists (see :meth:`lobby_tables`), with the tables other processes hold, in the same order."""
+        listed = [(table.news_at, table.info()) for table in self.lobby_tables()]
+        now = time.time()
         for entry in list(self._elsewhere.entries.values()):
-            if entry.info.hand == 0 or now - entry.quiet_since < ABANDONED_ELSEWHERE_SECONDS:
-                listed.append((entry.quiet_since, Elsewhere.info(entry)))
-        return [info for _, info in sorted(listed, key=lambda pair: -pair[0])]
+            if entry.info.hand == 0 or now - entry.news_at < ABANDONED_ELSEWHERE_SECONDS:
+                listed.append((entry.news_at, Elsewhere.info(entry)))
+        return [info for _, info in sorted(listed, key=lambda pair: (pair[0], pair[1].id), reverse=True)]
 
     def lobby_tables(self, now: float | None = None) -> list[Table]:
-        """What the lobby lists: tables one can join or watch, the one with the latest news first.
+        """What the lobby lists: tables one can join or watch, the one with the latest news first
+        (:attr:`Table.news_at <rules.server.tables.Table.news_at>`: the same order on every process).
 
         A match under way that nobody has been connected to for :data:`ABANDONED_SECONDS` is left
         out (:attr:`Table.attended_at <rules.server.tables.Table.attended_at>`; its clock and computer
@@ -289,7 +290,9 @@ class Hub:
         def listed(table: Table) -> bool:
             return table.hand_no == 0 or bool(table.connections) or now - table.attended_at < ABANDONED_SECONDS
 
-        return sorted((table for table in self.open_tables() if listed(table)), key=lambda t: -t.quiet_since)
+        return sorted(
+            (table for table in self.open_tables() if listed(table)), key=lambda t: (t.news_at, t.id), reverse=True
+        )
 
     # --- putting idle tables to sleep ---------------------------------------------------------------
 
@@ -347,7 +350,7 @@ class Hub:
         self.store.unfollow(table.id)
         table.asleep = True  # this object is out of use: a request now reads the table again
         table.stop()
-        self._elsewhere.add(Entry(table.info(), table.created, table.quiet_since, table.event_no))
+        self._elsewhere.add(Entry(table.info(), table.created, table.news_at, table.event_no))
         if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
             try:
                 await self.store.rest(table.id)
@@ -436,10 +439,13 @@ class Hub:
                 raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
             limit = self.settings.max_tables_per_client
             table_id = secrets.token_urlsafe(6)
-            if not await self.store.create_table(table_id, config.model_dump(mode="json"), creator, limit):
+            created = time.time()
+            if not await self.store.create_table(
+                table_id, config.model_dump(mode="json"), creator, limit, created=created
+            ):
                 raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")  # site-wide
             await self.store.follow(table_id)  # before anyone else knows of it
-            table = self._new_table(table_id, config, created=time.time(), creator=creator)
+            table = self._new_table(table_id, config, created=created, creator=creator)
             self.tables[table_id] = table
             self._elsewhere.forget(table_id)
         seat = token = None

@@ -43,7 +43,8 @@ class Settings:
     burst: int = 40
     """... and at once. Past the budget a message is refused with ``rate_limited``."""
     flood_close: int = 40
-    """A connection is closed (1008) once this many of its messages were refused (each accepted one forgives one)."""
+    """A connection is closed (1008) by its message refused as ``rate_limited`` that brings their count to this, each
+    message within the rate (whatever its answer) taking one off the count; other refusals do not count (0: never)."""
     hello_timeout: float = 10.0
     """Seconds a new connection has to send ``hello`` before it is closed."""
     max_tables_per_client: int = 10

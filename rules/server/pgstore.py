@@ -345,8 +345,9 @@ class PostgresStore:
             ).fetchall()
         return [json.loads(body) for (body,) in rows]
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
-        created = time.time()
+    async def create_table(
+        self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0, *, created: float
+    ) -> bool:
         # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
         # With its configuration: their lobbies list it without reading it.
         note = json.dumps({"t": table_id, "n": 0, "c": config, "at": created})

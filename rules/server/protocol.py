@@ -642,6 +642,28 @@ def parse_client_message(text: str | bytes) -> Any:
         raise ProtocolError("bad_message", f"invalid {kind} message: {describe_validation(error)}") from None
 
 
+def loads_object(data: bytes, what: str = "the request body") -> dict[str, Any]:
+    """An HTTP request's body, which must be a JSON object; :class:`ProtocolError` ``bad_json`` if it is not JSON the
+    server can take (see :func:`loads`), ``bad_request`` naming what it is instead, an empty body included (no
+    endpoint takes one for ``{}``: a client that means the defaults says so).
+
+    >>> loads_object(b" ")
+    Traceback (most recent call last):
+    ...
+    rules.server.protocol.ProtocolError: the request body is empty: send a JSON object ({} for every default)
+    >>> loads_object(b"[1]")
+    Traceback (most recent call last):
+    ...
+    rules.server.protocol.ProtocolError: the request body must be a JSON object, not an array
+    """
+    if not data.strip():
+        raise ProtocolError("bad_request", f"{what} is empty: send a JSON object ({{}} for every default)")
+    value = loads(data, what)
+    if not isinstance(value, dict):
+        raise ProtocolError("bad_request", f"{what} must be a JSON object, not {_json_kind(value)}")
+    return value
+
+
 def _json_kind(value: object) -> str:
     return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
 

@@ -18,7 +18,7 @@ cost one ``fsync`` per batch, not one per move.
 >>> path = os.path.join(tempfile.mkdtemp(), "t.sqlite3")
 >>> async def demo() -> list[StoredTable]:
 ...     store = EventStore(path)
-...     await store.create_table("abc", {"players": 2}, creator="127.0.0.1")
+...     await store.create_table("abc", {"players": 2}, creator="127.0.0.1", created=1.0)
 ...     await store.append("abc", 1, {"type": "seat_taken", "seat": 0})
 ...     try:  # event 1 is there: a second one is refused, the first stays
 ...         await store.append("abc", 1, {"type": "seat_taken", "seat": 1})
@@ -39,7 +39,6 @@ import os
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -153,10 +152,12 @@ class Store(Protocol):
         """The events of a table numbered above ``after``, in order."""
         ...
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
-        """Add a table unless ``creator`` already made ``limit`` (``0``: no limit) whose match is not over and that
-        are not asleep, site-wide; whether it was added. The count and the insert are one step: two creates at
-        once, on any processes, cannot both pass the limit."""
+    async def create_table(
+        self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0, *, created: float
+    ) -> bool:
+        """Add a table (made at Unix time ``created``) unless ``creator`` already made ``limit`` (``0``: no limit)
+        whose match is not over and that are not asleep, site-wide; whether it was added. The count and the insert
+        are one step: two creates at once, on any processes, cannot both pass the limit."""
         ...
 
     def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
@@ -387,7 +388,9 @@ class EventStore:
 
     # --- writing ---------------------------------------------------------------------------------
 
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0) -> bool:
+    async def create_table(
+        self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0, *, created: float
+    ) -> bool:
         # One process writes this file, and its hub creates tables one at a time: nothing can come between the
         # count and the insert.
         if limit and await self._open_tables_of(creator) >= limit:
@@ -396,7 +399,7 @@ class EventStore:
             [
                 (
                     "INSERT INTO tables (id, created, creator, config) VALUES (?, ?, ?, ?)",
-                    (table_id, time.time(), creator, json.dumps(config)),
+                    (table_id, created, creator, json.dumps(config)),
                 )
             ]
         )

@@ -77,6 +77,12 @@ ASK_SECONDS = 5.0
 """Seconds at least between two requests of a process serving a table's players to the table's leader elsewhere
 to hand the lead over (see :meth:`Table.take_lead`)."""
 
+NEWS = ("seat_taken", "seat_freed", "hand_started")
+"""The events that are news in the lobby, besides the table's creation: those that change what the lobby shows of a
+table beyond its event number, which every process of a site hears of (:mod:`rules.server.elsewhere`). Each is
+stored with the Unix time it was made (``at``), so that the lobby's order is the same on every process, and after a
+restart or a table's sleep."""
+
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
 """A stored event of a table: a JSON object with a ``type`` (see :meth:`Table.apply`)."""
@@ -251,7 +257,10 @@ class Table:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.quiet_since = time.monotonic()
-        """When the table last had news: an event, or a connection closing (for putting idle tables to sleep)."""
+        """When the table last had an event or a connection closed (for putting idle tables to sleep)."""
+        self.news_at = created
+        """When the table last had news (:data:`NEWS`) as stored with it, or its creation: the lobby's order. Nothing
+        else moves a table up the lobby: not a move, not a player or spectator connecting or going."""
         self.attended_at = time.monotonic()
         """When somebody (a player or a spectator) was last connected to it here: when the last connection closed,
         or when the table was made or loaded here if nobody has been since (for leaving abandoned matches out of
@@ -423,6 +432,8 @@ class Table:
         """Apply a stored event to the table in memory (at start-up, and live for all but game events)."""
         kind = record["type"]
         by: Actor = record.get("by", "server")
+        if kind in NEWS:  # one stored by an older server has no time: it leaves the table's place in the lobby
+            self.news_at = record.get("at", self.news_at)
         public: PublicEvent
         if kind == "seat_taken":
             seat = record["seat"]
@@ -511,7 +522,8 @@ class Table:
         """
         stored = {**record, "by": by}
         no = self.event_no + 1
-        if record["type"] in ("seat_taken", "seat_freed", "hand_started"):
+        if record["type"] in NEWS:
+            stored["at"] = time.time()
             # Shielded: once the write is queued it will happen, so the table must apply it too.
             try:
                 await asyncio.shield(self._append(no, stored))
@@ -866,4 +878,14 @@ def _event_part(record: Record) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key != "by"}
 
 
-__all__ = ["Connection", "Refused", "SeatState", "Table", "TableConfig", "new_token", "possible_table_id", "token_hash"]
+__all__ = [
+    "NEWS",
+    "Connection",
+    "Refused",
+    "SeatState",
+    "Table",
+    "TableConfig",
+    "new_token",
+    "possible_table_id",
+    "token_hash",
+]

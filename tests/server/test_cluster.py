@@ -353,3 +353,37 @@ def test_a_leader_whose_players_left_it_hands_over_at_the_next_ask(pair: tuple[S
         await on_b.close()
 
     asyncio.run(watch())
+
+
+def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Server]) -> None:
+    """A table made, a seat taken or left, a hand started: news, stored with its time, so every process lists the
+    tables in one order, one started later too. A spectator coming and going is none, though it makes a process take
+    the table up."""
+    a, b = pair
+    x = _create(a, name="Xi")["table"]["id"]
+    y = _create(b, name="Yu")["table"]["id"]
+
+    def orders(*servers: Server) -> list[list[str]]:
+        lobbies = [server.get("/api/tables")[1]["tables"] for server in servers or (a, b)]
+        return [[table["id"] for table in lobby if table["id"] in (x, y)] for lobby in lobbies]
+
+    _until(lambda: orders() == [[y, x], [y, x]], "both lobbies listed y, the later news, first")
+
+    async def watch() -> None:
+        async with websockets.connect(f"{b.ws}/ws/tables/{x}") as ws:  # b takes x up for its spectator
+            await ws.send(json.dumps({"type": "hello", "token": None, "last_seen": None}))
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+            assert orders() == [[y, x], [y, x]]
+
+    asyncio.run(watch())
+    time.sleep(1.5)  # b lets x go (TRUMPS_RELEASE_SECONDS) and keeps a lobby entry of it
+    assert orders() == [[y, x], [y, x]]
+    status, _ = b.post(f"/api/tables/{x}/join", {"name": "Zoe"})  # a seat taken, a hand started
+    assert status == 200
+    _until(lambda: orders() == [[x, y], [x, y]], "both lobbies listed x first")
+    c = Server(a.db, **FAST)  # which lists them from the database
+    try:
+        c.start()
+        assert orders(c) == [[x, y]]
+    finally:
+        c.stop()

@@ -5,15 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 import websockets
 from postgres import drop_database, fresh_database
-from serving import ServedProcess
+from serving import ServedProcess, free_port
 
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
 
@@ -116,3 +119,56 @@ def test_serve_logs_json_lines_with_the_flag(tmp_path: Path) -> None:
     refusals = {line["code"]: line for line in lines if "code" in line}  # each refusal, with the client's address
     assert refusals["not_found"]["table"] == "nothing" and refusals["not_found"]["client"] == "127.0.0.1"
     assert refusals["too_many_connections"]["table"] == "other"
+
+
+def _get(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        answer: dict[str, object] = json.loads(response.read())
+        return answer
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "Ctrl-C"])
+def test_serve_logs_only_json_lines_when_stopped_while_its_computer_players_think(tmp_path: Path, stop: str) -> None:
+    """Stopped by a process manager (SIGTERM to the server) or by Ctrl-C (SIGINT to its whole process group) while
+    computer seats think in worker processes: nothing writes a line that is not JSON, neither the workers nor
+    multiprocessing's resource tracker (which warns of the semaphores of a pool not shut down)."""
+    port = free_port()
+    command = [*TRUMPS, "serve", "--port", str(port), "--db", str(tmp_path / "bots.sqlite3"), "--log-json"]
+    # stderr is a pipe, read to its end: the workers and the resource tracker write to it too, and it ends only
+    # once the last of them has exited.
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    http = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                _get(f"{http}/healthz")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        bots = [{"seat": seat, "level": "hard"} for seat in (1, 2, 3)]
+        body = json.dumps({"players": 4, "computer": bots, "clock": 1}).encode()
+        request = urllib.request.Request(f"{http}/api/tables", data=body, method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            table_id = json.loads(response.read())["table"]["id"]
+        # Seat taken, first hand started, then a computer seat's trump: the workers are up, and busy from then on.
+        while int(str(_get(f"{http}/api/tables/{table_id}")["event_no"])) < 3:
+            assert time.monotonic() < deadline, "no computer seat moved"
+            time.sleep(0.05)
+    finally:
+        if stop == "SIGTERM":
+            server.send_signal(signal.SIGTERM)
+        else:
+            os.killpg(server.pid, signal.SIGINT)
+        _, stderr = server.communicate(timeout=30)
+    lines = stderr.decode().splitlines()
+    assert any("Application shutdown complete" in line for line in lines)
+    assert [line for line in lines if not _json_object(line)] == []
+
+
+def _json_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False

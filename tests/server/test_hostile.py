@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import random
+import time
+import types
 import urllib.request
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +18,16 @@ import pytest
 import websockets
 from postgres import drop_database, fresh_database
 from server_helpers import Seat, Server, check_no_leaks, first_error, hand_over, new_duel, play_until, still_served
+from starlette.exceptions import StarletteDeprecationWarning
 from websockets.exceptions import ConnectionClosed
+
+from rules.server import app as server_app
+from rules.server.app import create_app
+from rules.server.limits import Settings
+
+with warnings.catch_warnings():  # this Starlette would rather use httpx2, which is not installed here
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from starlette.testclient import TestClient
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +200,53 @@ def test_flood_errors_say_what_happened(strict: Server) -> None:
     assert "rate_limited" in kinds and "too many messages" in replies[-1]["message"]
 
 
+def test_only_messages_past_the_rate_count_towards_a_flood(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TRUMPS_FLOOD_CLOSE counts the rate_limited refusals, less one for each message within the rate whatever its
+    answer; 0 never closes. In-process, on a clock that moves only when told (so the bucket refills only then)."""
+    clock = [1000.0]
+    fake_time = types.SimpleNamespace(monotonic=lambda: clock[0], perf_counter=time.perf_counter, time=time.time)
+    monkeypatch.setattr(server_app, "time", fake_time)
+    ping = json.dumps({"type": "ping"})
+    too_large = json.dumps({"type": "ping", "nonce": "x" * 5000})
+    refused = ["{nope", "[1]", '{"type": "shout"}', too_large, json.dumps({"type": "next_hand", "last_seen": 0})]
+    for flood_close in (3, 0):
+        settings = Settings(
+            db=str(tmp_path / "flood.sqlite3"), bot_processes=0, rate=1, burst=6, flood_close=flood_close
+        )
+        with TestClient(create_app(settings)) as client, client.websocket_connect("/ws/tables/any") as ws:
+
+            def answers(*messages: str) -> list[str]:
+                codes = []
+                for message in messages:
+                    ws.send_text(message)
+                    reply = ws.receive_json()
+                    codes.append(reply.get("code", reply["type"]))
+                return codes
+
+            # Within the burst: refused for every other reason, none of which counts.
+            assert answers(*refused, ping) == [
+                "bad_json",
+                "bad_message",
+                "unknown_type",
+                "too_large",
+                "hello_first",
+                "pong",
+            ]
+            assert answers(ping, ping) == ["rate_limited", "rate_limited"]  # the count is 2
+            clock[0] += 2  # two messages within the rate, refused as they are, take it back to 0
+            assert answers("{nope", "[1]") == ["bad_json", "bad_message"]
+            assert answers(ping, ping) == ["rate_limited", "rate_limited"]  # 2 again: still open
+            if flood_close:
+                ws.send_text(ping)  # 3: the flood
+                last = ws.receive_json()
+                assert (last["code"], last["message"]) == ("rate_limited", "too many messages: closing the connection")
+                assert ws.receive()["code"] == 1008
+            else:
+                assert answers(*[ping] * 50) == ["rate_limited"] * 50
+                clock[0] += 1
+                assert answers(ping) == ["pong"]
+
+
 def test_bad_http_requests(server: Server) -> None:
     table_id, _, _ = new_duel(server)
     cases: list[tuple[str, Any, int, str, str]] = [
@@ -206,6 +266,42 @@ def test_bad_http_requests(server: Server) -> None:
         got_status, error = server.post(path, body)
         assert (got_status, error["type"], error["code"]) == (status, "error", code), (path, body, error)
         assert words in error["message"] and "Traceback" not in error["message"]
+
+
+def test_every_post_takes_a_json_object_and_nothing_else(server: Server) -> None:
+    """An empty body is no JSON object either (no endpoint reads it as {}); the Content-Type is not looked at."""
+    table_id, _, _ = new_duel(server)
+    paths = [
+        "/api/tables",
+        f"/api/tables/{table_id}/join",
+        f"/api/tables/{table_id}/leave",
+        "/api/replay",
+        "/api/analysis",
+        "/api/analysis/move?level=easy",
+    ]
+    empty = "the request body is empty: send a JSON object ({} for every default)"
+    bodies = [(b"", empty), (b" \r\n", empty)]
+    for text, kind in (
+        ("null", "null"),
+        ("[]", "an array"),
+        ('"{}"', "a string"),
+        ("3", "a number"),
+        ("true", "a boolean"),
+    ):
+        bodies.append((text.encode(), f"the request body must be a JSON object, not {kind}"))
+    for path in paths:
+        for body, message in bodies:
+            status, error = server.post(path, body)
+            assert (status, error["code"], error["message"]) == (400, "bad_request", message), (path, body)
+    assert server.get(f"/api/tables/{table_id}")[1]["event_no"] == 3, "nothing was joined or left"
+    # Whatever the Content-Type says, or none: the body is read as JSON (this seat is refused by the table).
+    for headers in ({"Content-Type": "text/plain"}, {"Content-Type": "application/x-www-form-urlencoded"}, {}):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("POST", f"/api/tables/{table_id}/join", body=b'{"seat": 3}', headers=headers)
+        response = connection.getresponse()
+        refused = json.loads(response.read())
+        connection.close()
+        assert (response.status, refused["message"]) == (400, "seat 3 is not a seat of this 2-player table"), headers
 
 
 def test_tables_per_client_are_limited(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -5,9 +5,11 @@ In-process (Starlette's TestClient), to set the hub's clock: a match nobody play
 
 from __future__ import annotations
 
+import contextlib
 import time
 import types
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +65,7 @@ def test_the_lobby_lists_fresh_tables_first_and_drops_abandoned_matches(tmp_path
 def test_a_match_nobody_watches_leaves_the_lobby_though_its_clock_and_computer_play_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every event is news (the lobby's order), but only a connection keeps a match under way listed."""
+    """A match whose clock and computer seat play on is not idle, but only a connection keeps it listed."""
     settings = Settings(db=str(tmp_path / "unwatched.sqlite3"), bot_processes=0, sync="normal")
     app = create_app(settings)
     with TestClient(app) as client:
@@ -78,7 +80,7 @@ def test_a_match_nobody_watches_leaves_the_lobby_though_its_clock_and_computer_p
             table_id = client.post("/api/tables", json=body).json()["table"]["id"]
             table = hub.tables[table_id]
             then = table.event_no
-        # Nobody ever connected; now the clock and the computer seat play on, and each move is news.
+        # Nobody ever connected; now the clock and the computer seat play on, and the table is not quiet.
         deadline = time.monotonic() + 10
         while table.event_no == then and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -95,6 +97,56 @@ def test_a_match_nobody_watches_leaves_the_lobby_though_its_clock_and_computer_p
             time.sleep(0.01)
         assert table_id in _ids(client)
         assert table_id not in [t.id for t in hub.lobby_tables(now=time.monotonic() + ABANDONED_SECONDS + 1)]
+
+
+def test_only_a_table_made_a_seat_taken_or_left_and_a_hand_started_are_news(tmp_path: Path) -> None:
+    """The lobby's order: not a move, not a player or spectator coming or going, not a restart, not waking a table."""
+    db = str(tmp_path / "news.sqlite3")
+    settings = Settings(db=db, bot_processes=0, sync="normal", max_tables_per_client=0)
+    with TestClient(create_app(settings)) as client:
+        app = client.app
+        ann = client.post("/api/tables", json={"name": "Ann"}).json()
+        a = ann["table"]["id"]
+        b = client.post("/api/tables", json={"name": "Bo"}).json()["table"]["id"]
+        assert _ids(client) == [b, a]
+        for token in (None, ann["token"]):  # a spectator, then Ann, come and go
+            with _connected(client, a, token):
+                assert _ids(client) == [b, a]
+            while app.state.hub.tables[a].connections:  # the server notices the close
+                time.sleep(0.01)
+            assert _ids(client) == [b, a]
+        cy = client.post(f"/api/tables/{a}/join", json={"name": "Cy"}).json()  # a seat taken, a hand started
+        assert _ids(client) == [a, b]
+        client.post(f"/api/tables/{b}/join", json={"name": "Di"})
+        assert _ids(client) == [b, a]
+        with _connected(client, a, cy["token"]) as (ws, update):  # Cy chooses a trump: a move
+            move = update["view"]["legal_moves"][0]
+            ws.send_json({"type": "move", "event": move, "last_seen": update["event_no"]})
+            while (answer := ws.receive_json())["type"] != "update":  # a presence first, maybe
+                assert answer["type"] == "presence", answer
+            assert answer["event_no"] == update["event_no"] + 1
+        assert _ids(client) == [b, a]
+        client.post(f"/api/tables/{a}/leave", json={"token": cy["token"]})  # a seat left
+        assert _ids(client) == [a, b]
+    with TestClient(create_app(settings)) as client:  # restarted: the order is stored
+        assert _ids(client) == [a, b]
+    with TestClient(create_app(settings.replace(idle_table_seconds=0.1))) as client:
+        hub = client.app.state.hub
+        while a in hub.tables or b in hub.tables:  # both fall asleep, and leave the lobby
+            time.sleep(0.02)
+        with _connected(client, a, None), _connected(client, b, None):  # a spectator wakes each, b last
+            assert _ids(client) == [a, b]
+
+
+@contextlib.contextmanager
+def _connected(client: TestClient, table_id: str, token: str | None) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A connection to the table that said hello (``token`` None: a spectator), with its first update."""
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        ws.send_json({"type": "hello", "token": token, "last_seen": None})
+        assert ws.receive_json()["type"] == "welcome"
+        update = ws.receive_json()
+        assert update["type"] == "update", update
+        yield ws, update
 
 
 def test_the_config_gives_the_rules_address_only_when_the_server_has_one(tmp_path: Path) -> None:
