@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import errno
 import logging
+import re
 import socket
 from typing import Annotated
 
 import typer
 
 from rules.cli.extras import require_server
-from rules.cli.usage import os_reason, shell_word
+from rules.cli.usage import COUNT, os_reason, shell_word
 from rules.locale import N_, _, said
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -23,9 +24,51 @@ HELP = N_(
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
+def _port(value: object) -> int:
+    """``--port`` as typed: ASCII digits only, 1 to 65535 (typer alone would also take ``+80``, ``8_0``, ``80.0`` or
+    80 with spaces around). The refusals are the sentences typer says for its own checks, translated the same way."""
+    if isinstance(value, int):  # the default
+        return value
+    text = str(value)
+    if not re.fullmatch(r"[0-9]+", text):
+        raise typer.BadParameter("Input should be a valid integer, unable to parse string as an integer")
+    port = int(text)
+    if port < 1:
+        raise typer.BadParameter("Input should be greater than or equal to 1")
+    if port > 65535:
+        raise typer.BadParameter("Input should be less than or equal to 65535")
+    return port
+
+
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def listen_address(host: str) -> bool:
+    """Whether ``--host`` is an IP address (``127.0.0.1``, ``::``, as :mod:`ipaddress` reads it) or a host name
+    (letters, digits and hyphens, dot-separated, the last part not all digits).
+
+    The system's resolver would also take ``127.1``, ``0`` (every interface), ``2130706433`` or ``0x7f.1`` for
+    IPv4 addresses, and asyncio ``""`` for every interface: shorthand no one types on purpose, refused.
+
+    >>> [listen_address(host) for host in ("127.0.0.1", "::", "localhost", "game-1.example.org")]
+    [True, True, True, True]
+    >>> [listen_address(host) for host in ("", "0", "127.1", "0x7f.1", " 127.0.0.1", "localhost.", "a_b")]
+    [False, False, False, False, False, False, False]
+    """
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    labels = host.split(".")
+    return len(host) <= 253 and all(_LABEL.fullmatch(label) for label in labels) and not labels[-1].isdigit()
+
+
 def serve(
     host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help=N_("Port to listen on."), min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help=N_("Port to listen on."), min=1, max=65535, parser=_port)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
@@ -38,24 +81,33 @@ def serve(
     sync: Annotated[
         str | None, typer.Option(help=N_("SQLite synchronous mode: full (survives power loss) or normal."))
     ] = None,
-    max_message_bytes: Annotated[int | None, typer.Option(help=N_("Largest WebSocket message read [4096]."))] = None,
-    rate: Annotated[float | None, typer.Option(help=N_("Messages per second per connection [20]."))] = None,
-    burst: Annotated[int | None, typer.Option(help=N_("Messages a connection may send at once [40]."))] = None,
-    hello_timeout: Annotated[float | None, typer.Option(help=N_("Seconds to wait for hello [10]."))] = None,
-    max_tables_per_client: Annotated[
-        int | None, typer.Option(help=N_("Unfinished tables one address may create, 0: no limit [10]."))
+    # The numbers are read as text and checked as their TRUMPS_<NAME> variables are (Settings.from_env), not by
+    # typer, which would take " 5", "+5", "1_000" or "5.0" for a whole number.
+    max_message_bytes: Annotated[
+        str | None, typer.Option(metavar=COUNT, help=N_("Largest WebSocket message read [4096]."))
     ] = None,
-    max_tables: Annotated[int | None, typer.Option(help=N_("Unfinished tables on the server [2000]."))] = None,
+    rate: Annotated[str | None, typer.Option(help=N_("Messages per second per connection [20]."))] = None,
+    burst: Annotated[
+        str | None, typer.Option(metavar=COUNT, help=N_("Messages a connection may send at once [40]."))
+    ] = None,
+    hello_timeout: Annotated[str | None, typer.Option(help=N_("Seconds to wait for hello [10]."))] = None,
+    max_tables_per_client: Annotated[
+        str | None, typer.Option(metavar=COUNT, help=N_("Unfinished tables one address may create, 0: no limit [10]."))
+    ] = None,
+    max_tables: Annotated[
+        str | None, typer.Option(metavar=COUNT, help=N_("Unfinished tables on the server [2000]."))
+    ] = None,
     max_connections_per_client: Annotated[
-        int | None, typer.Option(help=N_("Open WebSocket connections from one address, 0: no limit [64]."))
+        str | None,
+        typer.Option(metavar=COUNT, help=N_("Open WebSocket connections from one address, 0: no limit [64].")),
     ] = None,
     idle_table_seconds: Annotated[
-        float | None,
+        str | None,
         typer.Option(
             help=N_("Seconds before a table nobody is connected to leaves memory (kept on disk), 0: never [600].")
         ),
     ] = None,
-    computer_delay: Annotated[float | None, typer.Option(help=N_("Seconds a computer seat waits to move [0]."))] = None,
+    computer_delay: Annotated[str | None, typer.Option(help=N_("Seconds a computer seat waits to move [0]."))] = None,
     trusted_proxies: Annotated[
         str | None,
         typer.Option(
@@ -66,7 +118,10 @@ def serve(
         ),
     ] = None,
     pool_size: Annotated[
-        int | None, typer.Option(help=N_("PostgreSQL connections per process for requests (2 more are opened) [10]."))
+        str | None,
+        typer.Option(
+            metavar=COUNT, help=N_("PostgreSQL connections per process for requests (2 more are opened) [10].")
+        ),
     ] = None,
     rules_url: Annotated[
         str | None,
@@ -82,30 +137,36 @@ def serve(
         unknown = _("--log-level {level}: choose one of {levels}").format(level=shell_word(log_level), levels=levels)
         typer.echo(f"trumps serve: {unknown}", err=True)
         raise typer.Exit(2)
+    if not listen_address(host):
+        unknown = _("--host {host}: not an IP address or a host name").format(host=shell_word(host))
+        typer.echo(f"trumps serve: {unknown}", err=True)
+        raise typer.Exit(2)
     require_server("serve")
     import uvicorn
 
     from rules.server import logs
     from rules.server.app import create_app
-    from rules.server.limits import Settings
+    from rules.server.limits import Settings, proxy_entries
     from rules.server.store import database_problem, is_postgres
 
     try:
         settings = Settings.from_env(
-            db=db,
-            sync=sync,
-            max_message_bytes=max_message_bytes,
-            rate=rate,
-            burst=burst,
-            hello_timeout=hello_timeout,
-            max_tables_per_client=max_tables_per_client,
-            max_tables=max_tables,
-            max_connections_per_client=max_connections_per_client,
-            idle_table_seconds=idle_table_seconds,
-            computer_delay=computer_delay,
-            trusted_proxies=trusted_proxies,
-            pool_size=pool_size,
-            rules_url=rules_url,
+            options={
+                "db": db,
+                "sync": sync,
+                "max_message_bytes": max_message_bytes,
+                "rate": rate,
+                "burst": burst,
+                "hello_timeout": hello_timeout,
+                "max_tables_per_client": max_tables_per_client,
+                "max_tables": max_tables,
+                "max_connections_per_client": max_connections_per_client,
+                "idle_table_seconds": idle_table_seconds,
+                "computer_delay": computer_delay,
+                "trusted_proxies": trusted_proxies,
+                "pool_size": pool_size,
+                "rules_url": rules_url,
+            }
         )
     except ValueError as error:
         typer.echo(f"trumps serve: {said(error)}", err=True)
@@ -146,7 +207,8 @@ def serve(
         log_config=None if log_json else uvicorn.config.LOGGING_CONFIG,
         # The client's address (for the per-address limits and the log) and scheme, as the trusted proxies say.
         proxy_headers=True,
-        forwarded_allow_ips=settings.trusted_proxies,
+        # Checked entries (uvicorn would take a typo for a name that matches nothing); ["*"]: every address.
+        forwarded_allow_ips=proxy_entries(settings.trusted_proxies),
         access_log=False,  # the app logs each request itself (as JSON with --log-json)
         # SIGTERM: stop listening, close WebSockets with 1012 (the page reconnects, to another process
         # behind the load balancer), let the requests in flight finish their commits for up to 10 s.

@@ -139,8 +139,10 @@ TYPER_SENTENCES = (
     N_("Got unexpected extra argument ({arguments})"),
     N_("Got unexpected extra arguments ({arguments})"),
     N_("Invalid value for {name}: {reason}"),
+    N_("Invalid value for {name} (env var: {variable}): {reason}"),  # a value from the option's variable
     N_("Invalid value: {reason}"),
     # pydantic, which checks the values for typer 0.29
+    N_("Input should be a valid boolean, unable to interpret input"),
     N_("Input should be a valid integer, unable to parse string as an integer"),
     N_("Input should be a valid integer, got a number with a fractional part"),
     N_("Input should be a valid number, unable to parse string as a number"),

@@ -1,28 +1,40 @@
 """The server's settings and limits, with defaults a small community server can run on.
 
 Each setting can be given as an environment variable ``TRUMPS_<NAME>`` (upper case) or
-as a ``trumps serve`` option; an option wins over the environment.
+as a ``trumps serve`` option; an option wins over the environment. Each is read exactly as
+``docs/protocol.md`` (*Limits and settings*) says, and anything else is refused at start:
+a number is written in digits (a whole number in digits only), so a sign, spaces, ``_``,
+an exponent, ``inf`` or ``0x10`` are refused rather than read as Python would read them.
 
 >>> Settings().max_message_bytes
 4096
->>> Settings.from_env({"TRUMPS_RATE": "5"}).rate
-5.0
+>>> Settings.from_env({"TRUMPS_RATE": "5"}).rate, Settings.from_env({"TRUMPS_RATE": "0.5"}).rate
+(5.0, 0.5)
 >>> Settings.from_env({"TRUMPS_RATE": "fast"})
 Traceback (most recent call last):
 ...
-ValueError: TRUMPS_RATE: 'fast' is not a number
+ValueError: TRUMPS_RATE: 'fast' is not a number written in digits (such as 20 or 0.5)
+>>> Settings.from_env({}, options={"burst": "+5"})
+Traceback (most recent call last):
+...
+ValueError: --burst: '+5' is not a whole number written in digits (such as 40)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import os
+import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Literal
+from urllib.parse import urlsplit
 
 from rules.locale import N_, Message
+from rules.server.store import is_postgres
 
 
 @dataclass(frozen=True)
@@ -81,49 +93,229 @@ class Settings:
     link; the server itself serves no documentation)."""
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
-        """Defaults, then ``TRUMPS_*`` variables, then ``overrides`` (those not ``None``)."""
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, options: Mapping[str, str | None] | None = None
+    ) -> Settings:
+        """Defaults, then ``TRUMPS_*`` variables, then ``options`` (the text of each ``trumps serve`` option given,
+        by setting; ``None``: not given), each text read by :func:`read`; then :meth:`check`."""
         environ = os.environ if environ is None else environ
+        kinds = {field.name: field.type for field in fields(cls)}
         values: dict[str, object] = {}
-        for field in fields(cls):
-            key = f"TRUMPS_{field.name.upper()}"
+        for name, kind in kinds.items():
+            key = f"TRUMPS_{name.upper()}"
             if key in environ:
-                values[field.name] = _convert(key, environ[key], field.type)
-        values.update({name: value for name, value in overrides.items() if value is not None})
+                values[name] = read(key, environ[key], kind)
+        for name, text in (options or {}).items():
+            if text is not None:
+                values[name] = read("--" + name.replace("_", "-"), text, kinds[name])
         settings = cls(**values)  # type: ignore[arg-type]
         settings.check()
         return settings
 
     def check(self) -> None:
-        """Raise ``ValueError`` naming the first setting out of range."""
+        """Raise ``ValueError`` naming the first setting whose value is refused, and what is wrong with it."""
         if self.sync not in ("full", "normal"):
             raise ValueError(Message(N_("sync: {value!r} is not full or normal"), value=self.sync))
         for field in fields(self):
             value = getattr(self, field.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(Message(N_("{name}: {value} is not a finite number"), name=field.name, value=value))
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+            if value < 0:
                 raise ValueError(Message(N_("{name}: {value} is negative"), name=field.name, value=value))
-        if self.rules_url and not self.rules_url.startswith(("http://", "https://")):
+            if isinstance(value, int) and value > sys.maxsize:  # a deque's length, say, could not be that long
+                raise ValueError(Message(N_("{name}: {value} is too large"), name=field.name, value=value))
+        for name, least in AT_LEAST.items():
+            value = getattr(self, name)
+            if value < least:
+                raise ValueError(
+                    Message(N_("{name} must be at least {least}, not {value}"), name=name, least=least, value=value)
+                )
+        for name in ("rate", "hello_timeout"):
+            value = getattr(self, name)
+            if value <= 0:
+                raise ValueError(Message(N_("{name} must be more than 0, not {value}"), name=name, value=value))
+        if self.hard_message_bytes < self.max_message_bytes:
             raise ValueError(
-                Message(N_("rules_url: {value!r} is not an http:// or https:// address"), value=self.rules_url)
+                Message(
+                    N_("hard_message_bytes must be at least max_message_bytes ({least}), not {value}"),
+                    least=self.max_message_bytes,
+                    value=self.hard_message_bytes,
+                )
             )
-        if self.pool_size < 1:
-            raise ValueError(Message(N_("pool_size must be at least 1")))
-        if self.rate <= 0 or self.burst < 1 or self.max_message_bytes < 256:
-            raise ValueError(Message(N_("rate must be > 0, burst >= 1 and max_message_bytes >= 256")))
+        _check_db(self.db)
+        proxy_entries(self.trusted_proxies)
+        if self.rules_url:
+            _check_rules_url(self.rules_url)
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
-def _convert(key: str, text: str, kind: object) -> object:
+AT_LEAST = {
+    "max_message_bytes": 256,
+    "burst": 1,
+    "max_tables": 1,
+    "max_connections_per_table": 1,
+    "send_queue": 1,
+    "bot_threads": 1,
+    "pool_size": 1,
+}
+"""The whole-number settings for which 0 would not mean "no limit" but a server that cannot work (no table, no
+connection, every update dropped, no thread for the computer players, no database connection), and their least."""
+
+_WHOLE = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
+
+
+def read(name: str, text: str, kind: object) -> object:
+    """The value of the setting ``name`` (the variable or option it came from) written as ``text``, for a field of
+    ``kind``: a whole number in ASCII digits only, any other number in digits with at most one decimal point, a
+    text as it is (:meth:`Settings.check` judges it). Python's ``int`` and ``float`` would take more (a sign,
+    spaces around, ``_`` between digits, ``1e3``, ``inf``, ``nan``, other scripts' digits): none of it is promised.
+
+    >>> read("TRUMPS_BURST", "40", "int"), read("TRUMPS_RATE", "2.5", "float"), read("TRUMPS_RATE", ".5", "float")
+    (40, 2.5, 0.5)
+    >>> read("TRUMPS_BURST", "1_000", "int")
+    Traceback (most recent call last):
+    ...
+    ValueError: TRUMPS_BURST: '1_000' is not a whole number written in digits (such as 40)
+    """
     kind_name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
-    try:
-        if kind_name == "int":
-            return int(text)
-        if kind_name == "float":
-            return float(text)
-    except ValueError:
-        raise ValueError(Message(N_("{name}: {text!r} is not a number"), name=key, text=text)) from None
+    if kind_name == "int":
+        if not _WHOLE.fullmatch(text):
+            raise ValueError(
+                Message(
+                    N_("{name}: {text!r} is not a whole number written in digits (such as 40)"), name=name, text=text
+                )
+            )
+        if len(text.lstrip("0")) > len(str(sys.maxsize)):  # int() would refuse thousands of digits
+            raise ValueError(Message(N_("{name}: {value} is too large"), name=name, value=text))
+        return int(text)  # check() refuses one above sys.maxsize
+    if kind_name == "float":
+        if not _DECIMAL.fullmatch(text):
+            raise ValueError(
+                Message(
+                    N_("{name}: {text!r} is not a number written in digits (such as 20 or 0.5)"), name=name, text=text
+                )
+            )
+        return float(text)  # finite unless it has hundreds of digits: check() refuses that
     return text
+
+
+def _visible(name: str, value: str, shown: str | None = None) -> None:
+    """Refuse a text with a line feed, a tab or any other character that does not show (a space shows); the
+    refusal quotes ``shown`` (the value without what must not be shown) if given."""
+    if not value.isprintable():
+        raise ValueError(
+            Message(
+                N_("{name}: {value!r} contains a line feed, a tab or another invisible character"),
+                name=name,
+                value=value if shown is None else shown,
+            )
+        )
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:@/]*):.*@", re.DOTALL)
+
+
+def _without_password(db: str) -> str:
+    """``db`` as a refusal may quote it: a URL without its password (as far as the last ``@``, to be safe), even
+    one that cannot be split into its parts.
+
+    >>> _without_password("postgresql://trumps:se:c@ret@[::1/trumps"), _without_password("trumps.sqlite3")
+    ('postgresql://trumps@[::1/trumps', 'trumps.sqlite3')
+    """
+    return _PASSWORD.sub(r"\1@", db)
+
+
+def _check_db(db: str) -> None:
+    """An SQLite file name (not empty, not SQLite's ``:memory:``, no space at either end), or a ``postgresql://``
+    (or ``postgres://``) URL that can be split into its parts; what PostgreSQL thinks of it is checked by
+    connecting (``pgstore.check``)."""
+    _visible("db", db, shown=_without_password(db))
+    if db != db.strip(" "):
+        raise ValueError(
+            Message(N_("{name}: {value!r} begins or ends with a space"), name="db", value=_without_password(db))
+        )
+    if is_postgres(db):
+        try:
+            urlsplit(db)
+        except ValueError as error:  # "Invalid IPv6 URL": an unmatched [ or ]
+            raise ValueError(Message(N_("db: the postgresql:// URL cannot be read: {why}"), why=str(error))) from None
+        return
+    if db in ("", ":memory:") or _SCHEME.match(db):
+        # "" and ":memory:" are a new empty database for each connection, lost at exit; sqlite:///..., mysql://...
+        raise ValueError(
+            Message(
+                N_("db: {value!r} is neither an SQLite file name nor a postgresql:// URL"), value=_without_password(db)
+            )
+        )
+
+
+def _check_rules_url(url: str) -> None:
+    _visible("rules_url", url)
+    if " " in url:
+        raise ValueError(Message(N_("rules_url: {value!r} contains a space (write it as %20)"), value=url))
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises for a port that is no number or out of range)
+    except ValueError:
+        parts = None
+    if parts is None or not url.startswith(("http://", "https://")) or not parts.hostname:
+        raise ValueError(Message(N_("rules_url: {value!r} is not an http:// or https:// address"), value=url))
+
+
+def proxy_entries(text: str) -> list[str]:
+    """The ``trusted_proxies`` setting as uvicorn's ``forwarded_allow_ips`` is to be given it: its comma-separated
+    entries (spaces around each allowed), each an IPv4 or IPv6 address or network as :mod:`ipaddress` reads it,
+    as uvicorn then reads it too; ``[]`` for ``""`` (believe none); ``["*"]`` for ``*`` alone (every address).
+
+    uvicorn itself takes any other entry as a name that it compares with the connecting address as text, so
+    ``localhost``, ``10.0.0.0/33`` or ``10.0.0.1/8`` (a network with host bits set) would silently match nothing,
+    and ``*`` among other entries would too: all refused here.
+
+    >>> proxy_entries(" 10.0.0.5, 10.0.1.0/24 ,::1"), proxy_entries(""), proxy_entries(" * ")
+    (['10.0.0.5', '10.0.1.0/24', '::1'], [], ['*'])
+    >>> proxy_entries("127.0.0.1, localhost")
+    Traceback (most recent call last):
+    ...
+    ValueError: trusted_proxies: 'localhost' is not an IP address or network
+    """
+    _visible("trusted_proxies", text)
+    if not text.strip(" "):
+        return []
+    entries = [entry.strip(" ") for entry in text.split(",")]
+    if entries == ["*"]:
+        return entries
+    for entry in entries:
+        if entry == "*":
+            raise ValueError(Message(N_("trusted_proxies: * (every address) cannot be listed with other entries")))
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry)
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError:
+            try:
+                network = ipaddress.ip_network(entry, strict=False) if "/" in entry else None
+            except ValueError:
+                network = None
+            if network is not None:
+                raise ValueError(
+                    Message(
+                        N_(
+                            "trusted_proxies: {entry!r} is not a network (its host bits are set): write {network} "
+                            "for the network, or {address} for one address"
+                        ),
+                        entry=entry,
+                        network=network,
+                        address=entry.split("/")[0],
+                    )
+                ) from None
+            raise ValueError(
+                Message(N_("trusted_proxies: {entry!r} is not an IP address or network"), entry=entry)
+            ) from None
+    return entries

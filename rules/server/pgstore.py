@@ -127,17 +127,20 @@ MIGRATIONS: list[str] = [
 def redact(url: str) -> str:
     """The URL without its password (for messages and logs).
 
+    The hosts are kept as written: several of them (``h1:5432,h2:5433``, which libpq tries in turn), or a port
+    that is no number, for libpq to refuse in its words (``urlsplit``'s ``port`` would raise).
+
     >>> redact("postgresql://trumps:secret@db.example:5432/trumps")
     'postgresql://trumps@db.example:5432/trumps'
+    >>> redact("postgresql://trumps:secret@[::1]:5432,db.example:port/trumps")
+    'postgresql://trumps@[::1]:5432,db.example:port/trumps'
     """
     parts = urlsplit(url)
-    if parts.password is None:
+    userinfo, at, hosts = parts.netloc.rpartition("@")
+    if not at or ":" not in userinfo:
         return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}@{host}" if parts.username else host
-    if parts.port:
-        netloc += f":{parts.port}"
-    return urlunsplit(parts._replace(netloc=netloc))
+    user = userinfo.split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}@{hosts}" if user else hosts))
 
 
 def _lock_key(table_id: str) -> int:

@@ -124,6 +124,20 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
         "serve bad setting": ["serve", "--port", "1", "--sync", "sometimes"],
         "serve negative setting": ["serve", "--port", "1", "--rate", "-1"],
         "serve bad rules url": ["serve", "--port", "1", "--rules-url", "rules.example"],
+        "serve rules url with a space": ["serve", "--port", "1", "--rules-url", "https://rules.example/full rules"],
+        "serve invisible character": ["serve", "--port", "1", "--rules-url", "https://rules.example/\tx"],
+        "serve not a whole number": ["serve", "--port", "1", "--burst", "1_000"],
+        "serve not a number": ["serve", "--port", "1", "--rate", "1e3"],
+        "serve too large": ["serve", "--port", "1", "--burst", "99999999999999999999"],
+        "serve at least": ["serve", "--port", "1", "--max-tables", "0"],
+        "serve more than 0": ["serve", "--port", "1", "--hello-timeout", "0"],
+        "serve memory database": ["serve", "--port", "1", "--db", ":memory:"],
+        "serve database with a space": ["serve", "--port", "1", "--db", "t.sqlite3 "],
+        "serve proxy name": ["serve", "--port", "1", "--trusted-proxies", "localhost"],
+        "serve proxy host bits": ["serve", "--port", "1", "--trusted-proxies", "10.0.0.1/8"],
+        "serve proxy star": ["serve", "--port", "1", "--trusted-proxies", "*,10.0.0.1"],
+        "serve host": ["serve", "--host", "127.1"],
+        "serve port sign": ["serve", "--port", "+80"],
         "serve unreachable postgres": ["serve", "--port", free, "--db", "postgresql://nobody:secret@127.0.0.1:1/x"],
         "loadtest several servers": ["loadtest", "--servers", "2"],
         "unknown option": ["arena", "random", "greedy", "--gam", "2"],
@@ -222,6 +236,22 @@ def test_the_pseudo_locale_leaves_no_english_message(
         if stray:
             strays[name] = stray
     assert strays == {}, f"words written in the code, not taken from the catalogs: {strays}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_setting_from_the_environment_is_refused_in_the_language(
+    lang: str, speaking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusals only a variable can bring: a setting with no option, and an option's own variable (typer's)."""
+    for variable, value in (("TRUMPS_HARD_MESSAGE_BYTES", "1000"), ("TRUMPS_LOG_JSON", "maybe")):
+        with monkeypatch.context() as patched:
+            patched.setenv(variable, value)
+            use_language("en")
+            code, english = invoke(["serve", "--port", "1"])
+            use_language(lang)
+            translated_code, shown = invoke(["serve", "--port", "1"])
+        assert code == translated_code == 2 and variable[len("TRUMPS_") :].lower() in shown.lower(), (english, shown)
+        assert words(english) & words(shown) - SAME_EVERYWHERE - COGNATES[lang] == set(), shown
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

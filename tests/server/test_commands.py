@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 import os
 import signal
@@ -11,12 +13,19 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 import websockets
 from postgres import drop_database, fresh_database
 from serving import ServedProcess, free_port
+
+from rules.cli import app, translated
+from rules.cli.usage import readable, run
+from rules.server.limits import Settings, proxy_entries
 
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
 
@@ -38,12 +47,181 @@ def test_serve_refuses_a_database_it_cannot_open(tmp_path: Path) -> None:
 
 def test_serve_refuses_bad_settings() -> None:
     result = _run("serve", "--port", "1", env={"TRUMPS_RATE": "fast"})
-    assert result.returncode == 2 and result.stderr.strip() == "trumps serve: TRUMPS_RATE: 'fast' is not a number"
+    assert result.returncode == 2
+    assert (
+        result.stderr.strip()
+        == "trumps serve: TRUMPS_RATE: 'fast' is not a number written in digits (such as 20 or 0.5)"
+    )
     result = _run("serve", "--port", "1", "--sync", "sometimes")
     assert result.returncode == 2 and "sync: 'sometimes' is not full or normal" in result.stderr
     result = _run("serve", "--port", "1", "--rules-url", "rules.example")
     assert result.returncode == 2
     assert result.stderr.strip() == "trumps serve: rules_url: 'rules.example' is not an http:// or https:// address"
+
+
+def _serve_here(
+    monkeypatch: pytest.MonkeyPatch, *args: str, env: dict[str, str] | None = None
+) -> tuple[int, str, dict[str, Any]]:
+    """``trumps serve ARGS`` in-process with only ``env`` of the settings' variables: its exit status, what it
+    wrote, and what it would have given uvicorn.run (``{}`` if it stopped before; no app, no log set up)."""
+    import uvicorn
+
+    import rules.server.app
+    import rules.server.logs
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: started.update(kwargs, app=app))
+    monkeypatch.setattr(rules.server.app, "create_app", lambda settings: settings)
+    monkeypatch.setattr(rules.server.logs, "configure", lambda level, as_json: None)
+    for variable in [f"TRUMPS_{field.name.upper()}" for field in fields(Settings)] + ["TRUMPS_LOG_JSON"]:
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in (env or {}).items():
+        monkeypatch.setenv(variable, value)
+    monkeypatch.setattr(sys, "argv", ["trumps", "serve", *args])
+    command = typer.main.get_command(app)
+    readable(command)
+    translated(command)
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+        try:
+            run(command, "trumps")
+            code = 0
+        except SystemExit as done:
+            code = int(done.code or 0)
+    return code, said.getvalue(), started
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "refusal"),
+    [
+        # the known hole: uvicorn takes any entry it cannot read as a name, which matches no connecting address
+        ((), {"TRUMPS_TRUSTED_PROXIES": "a\nb"}, "trusted_proxies: 'a\\nb' contains a line feed, a tab or another"),
+        (("--trusted-proxies", "10.0.0.0/33"), {}, "trusted_proxies: '10.0.0.0/33' is not an IP address or network"),
+        (("--trusted-proxies", "10.0.0.1;10.0.0.2"), {}, "'10.0.0.1;10.0.0.2' is not an IP address or network"),
+        (("--trusted-proxies", "127.0.0.1, localhost"), {}, "'localhost' is not an IP address or network"),
+        (("--trusted-proxies", "10.0.0.1,"), {}, "trusted_proxies: '' is not an IP address or network"),
+        (("--trusted-proxies", "10.0.0.1/8"), {}, "write 10.0.0.0/8 for the network, or 10.0.0.1 for one address"),
+        (("--trusted-proxies", "*, 10.0.0.1"), {}, "trusted_proxies: * (every address) cannot be listed with other"),
+        # numbers: digits (and one decimal point where a fraction makes sense), nothing Python would add
+        (("--burst", " 5 "), {}, "--burst: ' 5 ' is not a whole number written in digits (such as 40)"),
+        (("--burst", "5.0"), {}, "--burst: '5.0' is not a whole number written in digits"),
+        ((), {"TRUMPS_BURST": "+5"}, "TRUMPS_BURST: '+5' is not a whole number written in digits"),
+        ((), {"TRUMPS_HISTORY": "1_000"}, "TRUMPS_HISTORY: '1_000' is not a whole number written in digits"),
+        ((), {"TRUMPS_SEND_QUEUE": "0x10"}, "TRUMPS_SEND_QUEUE: '0x10' is not a whole number written in digits"),
+        ((), {"TRUMPS_BOT_PROCESSES": "\u0665"}, "TRUMPS_BOT_PROCESSES: '\u0665' is not a whole number"),
+        ((), {"TRUMPS_FLOOD_CLOSE": "true"}, "TRUMPS_FLOOD_CLOSE: 'true' is not a whole number"),
+        ((), {"TRUMPS_RATE": "5 "}, "TRUMPS_RATE: '5 ' is not a number written in digits (such as 20 or 0.5)"),
+        ((), {"TRUMPS_RATE": "inf"}, "TRUMPS_RATE: 'inf' is not a number written in digits"),
+        ((), {"TRUMPS_RATE": "nan"}, "TRUMPS_RATE: 'nan' is not a number written in digits"),
+        ((), {"TRUMPS_HELLO_TIMEOUT": "1e999"}, "TRUMPS_HELLO_TIMEOUT: '1e999' is not a number written in digits"),
+        (("--rate", "-1"), {}, "--rate: '-1' is not a number written in digits"),
+        ((), {"TRUMPS_RELEASE_SECONDS": "9" * 400}, "release_seconds: inf is not a finite number"),
+        ((), {"TRUMPS_HISTORY": "9" * 20}, "TRUMPS_HISTORY: " + "9" * 20 + " is too large"),
+        ((), {"TRUMPS_HISTORY": "9" * 5000}, " is too large"),  # int() itself would refuse so many digits
+        ((), {"TRUMPS_HISTORY": str(sys.maxsize + 1)}, f"history: {sys.maxsize + 1} is too large"),
+        # values that would make a server that cannot work, rather than "no limit"
+        (("--max-tables", "0"), {}, "max_tables must be at least 1, not 0"),
+        ((), {"TRUMPS_MAX_CONNECTIONS_PER_TABLE": "0"}, "max_connections_per_table must be at least 1, not 0"),
+        ((), {"TRUMPS_SEND_QUEUE": "0"}, "send_queue must be at least 1, not 0"),
+        ((), {"TRUMPS_BOT_THREADS": "0"}, "bot_threads must be at least 1, not 0"),
+        (("--burst", "0"), {}, "burst must be at least 1, not 0"),
+        (("--max-message-bytes", "255"), {}, "max_message_bytes must be at least 256, not 255"),
+        (("--pool-size", "0"), {}, "pool_size must be at least 1, not 0"),
+        (("--rate", "0"), {}, "rate must be more than 0, not 0.0"),
+        (("--hello-timeout", "0.0"), {}, "hello_timeout must be more than 0, not 0.0"),
+        ((), {"TRUMPS_HARD_MESSAGE_BYTES": "4095"}, "hard_message_bytes must be at least max_message_bytes (4096)"),
+        # texts
+        (("--sync", "FULL"), {}, "sync: 'FULL' is not full or normal"),
+        (("--db", ""), {}, "db: '' is neither an SQLite file name nor a postgresql:// URL"),
+        (("--db", ":memory:"), {}, "db: ':memory:' is neither an SQLite file name nor a postgresql:// URL"),
+        (("--db", "sqlite:///trumps.sqlite3"), {}, "db: 'sqlite:///trumps.sqlite3' is neither an SQLite file"),
+        ((), {"TRUMPS_DB": "trumps.sqlite3\n"}, "db: 'trumps.sqlite3\\n' contains a line feed"),
+        (("--db", "trumps.sqlite3 "), {}, "db: 'trumps.sqlite3 ' begins or ends with a space"),
+        ((), {"TRUMPS_DB": "postgresql://trumps:secret@db.example/x\t"}, "db: 'postgresql://trumps@db.example/x\\t'"),
+        (("--db", "postgresql://trumps:secret@[::1/x"), {}, "db: the postgresql:// URL cannot be read: Invalid IPv6"),
+        (("--rules-url", "https://rules.example/\nx"), {}, "rules_url: 'https://rules.example/\\nx' contains a line"),
+        (("--rules-url", "https://rules.example/full rules"), {}, "contains a space (write it as %20)"),
+        (("--rules-url", "https://"), {}, "rules_url: 'https://' is not an http:// or https:// address"),
+        (("--rules-url", "https://rules.example:99999/"), {}, "is not an http:// or https:// address"),
+        # the options that are no settings of the server's table
+        (("--host", "127.1"), {}, "--host 127.1: not an IP address or a host name"),
+        (("--host", "0"), {}, "--host 0: not an IP address or a host name"),  # would listen on every interface
+        (("--host", ""), {}, "--host '': not an IP address or a host name"),
+        (("--host", "127.0.0.1\n"), {}, "--host $'127.0.0.1\\n': not an IP address or a host name"),
+        (("--port", " 8000"), {}, "Invalid value for '--port': Input should be a valid integer"),
+        (("--port", "8_000"), {}, "Invalid value for '--port': Input should be a valid integer"),
+        (("--port", "70000"), {}, "Invalid value for '--port': Input should be less than or equal to 65535"),
+        ((), {"TRUMPS_LOG_JSON": "maybe"}, "(env var: 'TRUMPS_LOG_JSON'): Input should be a valid boolean"),
+    ],
+)
+def test_serve_refuses_each_bad_value_in_one_line_before_starting(
+    monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], env: dict[str, str], refusal: str
+) -> None:
+    code, said, started = _serve_here(monkeypatch, "--port", str(free_port()), *args, env=env)
+    assert (code, started) == (2, {}), said
+    assert said.startswith("trumps serve: ") and said.count("\n") == 1 and refusal in said, said
+    assert "secret" not in said
+
+
+def test_serve_accepts_what_the_docs_promise(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = str(tmp_path / "my tables.sqlite3")  # a space inside a file name is a file name
+    proxies = " 10.0.0.5 , 10.0.1.0/24,::1, fd00::/8,10.0.2.0/255.255.255.0"
+    env = {"TRUMPS_HISTORY": "0", "TRUMPS_RELEASE_SECONDS": ".5", "TRUMPS_LOG_JSON": " Yes "}
+    options = ["--db", db, "--rate", "2.5", "--burst", "007", "--max-tables-per-client", "0", "--host", "localhost"]
+    options += ["--trusted-proxies", proxies, "--rules-url", "https://rules.example/svoi-kozyri/#intro"]
+    code, said, started = _serve_here(monkeypatch, "--port", str(free_port()), *options, env=env)
+    assert code == 0 and started, said
+    settings = started["app"]
+    assert (settings.db, settings.rate, settings.burst, settings.history, settings.release_seconds) == (
+        db,
+        2.5,
+        7,
+        0,
+        0.5,
+    )
+    assert started["log_config"] is None  # --log-json, from the variable
+    assert started["forwarded_allow_ips"] == ["10.0.0.5", "10.0.1.0/24", "::1", "fd00::/8", "10.0.2.0/255.255.255.0"]
+    for proxies, given in (("", []), (" * ", ["*"])):
+        code, said, started = _serve_here(
+            monkeypatch, "--port", str(free_port()), "--db", db, "--trusted-proxies", proxies
+        )
+        assert code == 0 and started["forwarded_allow_ips"] == given, said
+
+
+def test_serve_says_what_libpq_makes_of_a_url_in_one_line_without_its_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A URL that splits into its parts is PostgreSQL's to judge (status 1): a port that is no number, or several
+    hosts (libpq tries each in turn), whose ports Python's urlsplit cannot read, must not end in a traceback."""
+    for url in (
+        "postgresql://trumps:hunter2@127.0.0.1:notaport/trumps",
+        "postgresql://trumps:hunter2@127.0.0.1:1,127.0.0.1:9/trumps",  # nothing listens on either
+    ):
+        code, said, started = _serve_here(monkeypatch, "--port", str(free_port()), "--db", url)
+        assert (code, started) == (1, {}) and said.count("\n") == 1, said
+        assert "postgresql://trumps@127.0.0.1:" in said and "hunter2" not in said and "Traceback" not in said
+
+
+def test_uvicorn_trusts_the_checked_entries_as_the_docs_say() -> None:
+    """What uvicorn (the reference: it applies the setting) makes of the entries passed and of those refused."""
+    from uvicorn.middleware.proxy_headers import _TrustedHosts
+
+    trusted = _TrustedHosts(proxy_entries("10.0.0.5, 10.0.1.0/24 ,::1"))
+    assert all(host in trusted for host in ("10.0.0.5", "10.0.1.200", "::1"))
+    assert "10.0.0.6" not in trusted and "127.0.0.1" not in trusted
+    # the client is the right-most hop not trusted; the left-most if all are
+    assert trusted.get_trusted_client_address("203.0.113.9, 198.51.100.7, 10.0.1.3") == ("198.51.100.7", 0)
+    assert trusted.get_trusted_client_address("10.0.0.5, 10.0.1.3") == ("10.0.0.5", 0)
+    every = _TrustedHosts(proxy_entries(" * "))
+    assert "203.0.113.9" in every and every.get_trusted_client_address("203.0.113.9, 198.51.100.7") == (
+        "203.0.113.9",
+        0,
+    )
+    assert "127.0.0.1" not in _TrustedHosts(proxy_entries(""))
+    # given as they are, these would have trusted nothing (a * among others is no "every address"): hence refused
+    for entry in ("localhost", "10.0.0.1/8", "10.0.0.0/33", "10.0.0.1;10.0.0.2", "*, 10.0.0.1"):
+        hosts = ("127.0.0.1", "10.0.0.2") if entry.startswith("*") else ("127.0.0.1", "10.0.0.1", "10.0.0.2")
+        assert not any(host in _TrustedHosts(entry) for host in hosts), entry
+        with pytest.raises(ValueError, match="trusted_proxies"):
+            proxy_entries(entry)
 
 
 def test_loadtest_drives_duels_over_real_websockets_and_cleans_up(tmp_path: Path) -> None:
