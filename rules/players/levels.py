@@ -17,8 +17,11 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 - ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``)
 - ``mcts`` (0.2 s per move), ``mcts:SECONDS`` (e.g. ``mcts:0.5``) or ``mcts:Nit``
   (``N`` iterations per move, deterministic: ``mcts:300it``)
-- ``perfect`` or ``solver``, optionally ``:SECONDS`` for the solver's budget per move
-  (MCTS at 0.2 s decides when the solver cannot)
+- ``perfect``: the ``perfect`` level, as ``trumps play`` plays it; ``perfect:SECONDS`` the same
+  with ``SECONDS`` for the solver's budget per move
+- ``solver`` or ``solver:SECONDS``: the same solver, but MCTS at 0.2 s a move (``mcts:0.2``)
+  decides where it does not settle the position, so that against ``mcts:0.2`` every difference
+  comes from the solver
 - a level name: ``easy``, ``medium``, ``hard``
 """
 
@@ -37,6 +40,12 @@ from rules.state import View
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
+PERFECT_MCTS_SECONDS = 1.0
+"""The ``perfect`` level's MCTS time a move, where its solver does not settle the position."""
+
+SOLVER_MCTS_SECONDS = 0.2
+"""The ``solver`` bot's MCTS time a move: that of ``mcts:0.2``."""
+
 
 def make_player(level: str, seed: int | None = None) -> Player:
     """The computer opponent of a difficulty level (one of :data:`LEVELS`)."""
@@ -47,7 +56,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "hard":
         return MCTSPlayer(seconds=0.5, seed=seed)
     if level == "perfect":
-        return PerfectPlayer(seed, mcts_seconds=1.0)
+        return PerfectPlayer(seed, mcts_seconds=PERFECT_MCTS_SECONDS)
     raise ValueError(
         Message(N_("unknown level {level!r}: choose one of {levels}"), level=level, levels=", ".join(LEVELS))
     )
@@ -80,7 +89,8 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         return MCTSPlayer(seconds=_number(spec, parameter) if parameter else 0.2, seed=seed)
     if name in ("perfect", "solver"):
         seconds = _number(spec, parameter) if parameter else 2.0
-        perfect = PerfectPlayer(seed, solver_seconds=seconds, mcts_seconds=0.2)
+        mcts_seconds = PERFECT_MCTS_SECONDS if name == "perfect" else SOLVER_MCTS_SECONDS
+        perfect = PerfectPlayer(seed, solver_seconds=seconds, mcts_seconds=mcts_seconds)
         perfect.name = spec
         return perfect
     if name in LEVELS and not parameter:

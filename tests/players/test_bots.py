@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from rules import core
 from rules.events import Event, Position
 from rules.game import Game
 from rules.options import RuleSet
@@ -19,6 +22,7 @@ from rules.players import (
     parse_bot,
 )
 from rules.players.arena import play_game, play_out
+from rules.players.mcts import evaluate, rollout
 from rules.state import View
 
 
@@ -105,6 +109,29 @@ def test_mcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
     assert len(picks) == 1
 
 
+def test_a_rollout_plays_at_most_its_plies_then_scores_the_hand_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(RuleSet(players=2), seed=11)
+    while game.phase == "trump_choice":
+        game.push(game.legal_moves()[0])
+    game.push(game.sample_deal())
+    played: list[int] = []
+    apply = core.apply
+
+    def counting_apply(state: core.State, move: int) -> None:
+        played.append(move)
+        apply(state, move)
+
+    monkeypatch.setattr(core, "apply", counting_apply)
+    for plies in (0, 1, 7):
+        played.clear()
+        state = game.core_state()
+        scores = rollout(state, random.Random(1), plies)
+        assert len(played) == plies
+        assert scores == evaluate(state)
+        sizes = [hand.bit_count() for hand in state.hands]
+        assert (scores[0] > scores[1]) == (sizes[0] < sizes[1])
+
+
 def test_levels_and_hint_give_legal_moves() -> None:
     for players in (2, 3):
         game = Game(RuleSet(players=players), seed=4)
@@ -135,6 +162,22 @@ def test_hint_refuses_a_seat_not_to_act() -> None:
 )  # fmt: skip
 def test_bot_specifications(spec: str, name: str) -> None:
     assert parse_bot(spec).name == name
+
+
+def test_the_arena_perfect_is_the_level_and_solver_isolates_the_solver() -> None:
+    level, bot, timed, solver = (
+        make_player("perfect"),
+        parse_bot("perfect"),
+        parse_bot("perfect:3"),
+        parse_bot("solver"),
+    )
+    assert isinstance(level, PerfectPlayer) and isinstance(bot, PerfectPlayer)
+    assert isinstance(timed, PerfectPlayer) and isinstance(solver, PerfectPlayer)
+    assert (bot.mcts_seconds, bot.solver_seconds) == (level.mcts_seconds, level.solver_seconds) == (1.0, 2.0)
+    assert (timed.mcts_seconds, timed.solver_seconds) == (1.0, 3.0)
+    mcts = parse_bot("mcts:0.2")
+    assert isinstance(mcts, MCTSPlayer)
+    assert (solver.mcts_seconds, solver.solver_seconds) == (mcts.seconds, 2.0)
 
 
 @pytest.mark.parametrize(
