@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from rules.game import Game
 from rules.options import RuleSet
-from rules.players.arena import play_out, seatings, wilson
+from rules.players.arena import play_out, seatings, wilson, winner
 from rules.players.mcts import MCTSPlayer
 
 
@@ -51,13 +51,7 @@ def play(pairing: Pairing) -> tuple[Pairing, int, int, float]:
     ]
     game = Game(RuleSet(players=len(bots)), seed=pairing.seed * 1_000_003 + pairing.deal)
     play_out(game, bots)
-    outcome = game.outcome
-    assert outcome is not None
-    if outcome.result == "draw" or outcome.loser is None:
-        result = 0
-    else:
-        result = 1 if pairing.seating[outcome.loser] == 1 else -1
-    return pairing, result, len(game.events), time.perf_counter() - started
+    return pairing, winner(game, pairing.seating), len(game.events), time.perf_counter() - started
 
 
 def main() -> None:

@@ -186,10 +186,10 @@ def play_task(task: Task) -> Played:
     sides = [Moves(), Moves()]
     for seat, side in enumerate(task.seating):
         sides[side] += moves_of(bots[seat], made[seat])
-    return Played(task, _winner(game, task.seating), sides[0], sides[1])
+    return Played(task, winner(game, task.seating), sides[0], sides[1])
 
 
-def _winner(game: Game, seating: tuple[int, ...]) -> int:
+def winner(game: Game, seating: tuple[int, ...]) -> int:
     """``1`` if a seat of ``b`` lost the finished ``game`` (``a`` won), ``-1`` if a seat of ``a`` lost, else ``0``."""
     outcome = game.outcome
     assert outcome is not None
