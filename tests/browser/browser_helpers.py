@@ -216,11 +216,13 @@ def create_table(page: Page, url: str, *, name: str, opponent: str = "easy") -> 
     return str(table_id)
 
 
-def won_hand(url: str, *, hands: int = 8, match_hands: int | None = None) -> tuple[str, str, dict[str, Any]]:
+def won_hand(url: str, *, hands: int = 40, match_hands: int | None = None) -> tuple[str, str, dict[str, Any]]:
     """A duel against the easy computer that seat 0 has just won, played over the WebSocket (no page).
 
     Seat 0 plays the medium computer's moves; after a hand it did not win, a new table is tried, up
-    to ``hands`` tables. ``match_hands``: a match of that many hands, with the non-default rule
+    to ``hands`` tables. Under ``must_beat`` medium wins only about 46% of its duels against easy
+    (139 of 300 deals), so eight tables failed about once in 140 runs; forty fail about once in 10^10.
+    ``match_hands``: a match of that many hands, with the non-default rule
     ``must_beat`` on. Returns the table id, seat 0's token and the update that ended the won first
     hand: a page opened with that token (:func:`sit_at`) shows the end of a won hand without playing it.
     """
