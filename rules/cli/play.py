@@ -37,7 +37,7 @@ def play(
         str,
         typer.Option(
             help=N_(
-                "The computer's strength: easy, medium (rules of thumb), hard (search, half a second a move), "
+                "The computer's strength: easy, medium (rules of thumb), hard (search, 0.2 s a move), "
                 "perfect (exact endgames in the duel, slower)."
             )
         ),

@@ -19,7 +19,7 @@ bot is rated 0.
 
 The arena also counts, per bot over all its games, its moves of play (every move after the
 trump choice: :class:`Moves`). For a bot that plays exactly where its solver settles the
-position (``perfect`` or ``solver``: it keeps the counters
+position (``perfect``: it keeps the counters
 :attr:`~rules.players.perfect.PerfectPlayer.solved_moves` and
 :attr:`~rules.players.perfect.PerfectPlayer.unsolved_moves`), it counts too how many of them
 it made exactly (the solver settled the position's value within its budget) and at how many
@@ -284,7 +284,7 @@ class ArenaResult:
     """Each bot's moves over all its games (see :class:`Moves`)."""
 
     def exact_play(self) -> dict[str, Moves]:
-        """The moves of the bots that count their exact moves (``perfect``, ``solver``), in the bots' order."""
+        """The moves of the bots that count their exact moves (``perfect``), in the bots' order."""
         return {bot: self.moves[bot] for bot in self.bots if bot in self.moves and self.moves[bot].exact is not None}
 
     def as_dict(self) -> dict[str, object]:

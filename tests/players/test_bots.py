@@ -157,27 +157,20 @@ def test_hint_refuses_a_seat_not_to_act() -> None:
 @pytest.mark.parametrize(
     ("spec", "name"),
     [("random", "random"), ("greedy", "greedy"), ("greedy:0.3", "greedy:0.3"), ("mcts", "mcts:0.2"),
-     ("mcts:0.5", "mcts:0.5"), ("mcts:300it", "mcts:300it"), ("perfect", "perfect"), ("solver:1", "solver:1"),
+     ("mcts:0.5", "mcts:0.5"), ("mcts:300it", "mcts:300it"), ("perfect", "perfect"), ("perfect:1", "perfect:1"),
      ("easy", "easy"), ("hard", "hard")],
 )  # fmt: skip
 def test_bot_specifications(spec: str, name: str) -> None:
     assert parse_bot(spec).name == name
 
 
-def test_the_arena_perfect_is_the_level_and_solver_isolates_the_solver() -> None:
-    level, bot, timed, solver = (
-        make_player("perfect"),
-        parse_bot("perfect"),
-        parse_bot("perfect:3"),
-        parse_bot("solver"),
-    )
-    assert isinstance(level, PerfectPlayer) and isinstance(bot, PerfectPlayer)
-    assert isinstance(timed, PerfectPlayer) and isinstance(solver, PerfectPlayer)
-    assert (bot.mcts_seconds, bot.solver_seconds) == (level.mcts_seconds, level.solver_seconds) == (1.0, 2.0)
-    assert (timed.mcts_seconds, timed.solver_seconds) == (1.0, 3.0)
+def test_the_arena_perfect_is_the_level_and_its_mcts_is_mcts_02() -> None:
+    level, bot, timed = make_player("perfect"), parse_bot("perfect"), parse_bot("perfect:3")
     mcts = parse_bot("mcts:0.2")
+    assert isinstance(level, PerfectPlayer) and isinstance(bot, PerfectPlayer) and isinstance(timed, PerfectPlayer)
     assert isinstance(mcts, MCTSPlayer)
-    assert (solver.mcts_seconds, solver.solver_seconds) == (mcts.seconds, 2.0)
+    assert (bot.mcts_seconds, bot.solver_seconds) == (level.mcts_seconds, level.solver_seconds) == (mcts.seconds, 2.0)
+    assert (timed.mcts_seconds, timed.solver_seconds) == (mcts.seconds, 3.0)
 
 
 @pytest.mark.parametrize(
