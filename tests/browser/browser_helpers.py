@@ -216,21 +216,29 @@ def create_table(page: Page, url: str, *, name: str, opponent: str = "easy") -> 
     return str(table_id)
 
 
-def won_hand(url: str, *, hands: int = 40, match_hands: int | None = None) -> tuple[str, str, dict[str, Any]]:
+def won_hand(
+    url: str,
+    *,
+    hands: int = 40,
+    match_hands: int | None = None,
+    showing: Callable[[dict[str, Any]], bool] | None = None,
+) -> tuple[str, str, dict[str, Any]]:
     """A duel against the easy computer that seat 0 has just won, played over the WebSocket (no page).
 
     Seat 0 plays the medium computer's moves; after a hand it did not win, a new table is tried, up
     to ``hands`` tables. Under ``must_beat`` medium wins only about 46% of its duels against easy
     (139 of 300 deals), so eight tables failed about once in 140 runs; forty fail about once in 10^10.
     ``match_hands``: a match of that many hands, with the non-default rule
-    ``must_beat`` on. Returns the table id, seat 0's token and the update that ended the won first
+    ``must_beat`` on. ``showing``: a won hand counts only if its last update passes this test (what
+    a page must show, such as cards the computer picked up, is there on some deals and not others).
+    Returns the table id, seat 0's token and the update that ended the won first
     hand: a page opened with that token (:func:`sit_at`) shows the end of a won hand without playing it.
     """
     for _ in range(hands):
         won = _play(url, match_hands)
-        if won is not None:
+        if won is not None and (showing is None or showing(won[2])):
             return won
-    raise AssertionError(f"seat 0 won none of {hands} hands against the easy computer")
+    raise AssertionError(f"seat 0 won none of {hands} hands against the easy computer (as asked)")
 
 
 def _play(url: str, match_hands: int | None) -> tuple[str, str, dict[str, Any]] | None:

@@ -30,7 +30,8 @@ _UNCOVERED = """(selector) => {
 
 @pytest.fixture(scope="module")
 def won(server: Server) -> tuple[str, str, dict[str, Any]]:
-    return won_hand(server.url)
+    # A won hand at whose end the computer holds cards it picked up: the page shows them as chips.
+    return won_hand(server.url, showing=lambda update: bool(update["view"]["known"][1]))
 
 
 def overlap(a: FloatRect | None, b: FloatRect | None) -> bool:
