@@ -31,18 +31,19 @@ from rules.events import Event
 from rules.locale import N_, Message
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
-from rules.players.mcts import MCTSPlayer
+from rules.players.mcts import SECONDS, MCTSPlayer
 from rules.players.perfect import PerfectPlayer
 from rules.players.random_player import RandomPlayer
 from rules.state import View
 
 LEVELS = ("easy", "medium", "hard", "perfect")
 
-MCTS_SECONDS = 0.2
+MCTS_SECONDS = SECONDS
 """The MCTS time a move of the ``hard`` level, and of ``perfect`` where its solver does not settle the position.
 
-That of ``mcts:0.2``: more time made MCTS weaker, not stronger (``mcts:1`` won 6 of 20 duels against
-``mcts:0.2``, and the ``hard`` level at 0.5 s 5 of 20; the figures are in docs/players.md).
+That of ``mcts:0.2`` (:data:`rules.players.mcts.SECONDS`): more time made MCTS weaker, not
+stronger (``mcts:1`` won 6 of 20 duels against ``mcts:0.2``, and the ``hard`` level at 0.5 s 5 of
+20; the figures are in docs/players.md).
 """
 
 
@@ -85,7 +86,7 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
                 message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
                 raise ValueError(Message(message, spec=spec, count=count))
             return MCTSPlayer(iterations=int(count), seed=seed)
-        return MCTSPlayer(seconds=_number(spec, parameter) if parameter else 0.2, seed=seed)
+        return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
     if name == "perfect":
         seconds = _number(spec, parameter) if parameter else 2.0
         perfect = PerfectPlayer(seed, solver_seconds=seconds, mcts_seconds=MCTS_SECONDS)

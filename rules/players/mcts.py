@@ -43,6 +43,9 @@ time per move, one rollout length against another); the figures are in docs/play
 ROLLOUT_NOISE = 0.1
 """A rollout plays the greedy move, or a random one with this probability."""
 
+SECONDS = 0.2
+"""The time a move of an :class:`MCTSPlayer` given no budget (the arena's ``mcts``, ``mcts:0.2``)."""
+
 
 class Node:
     """A node of the search tree: reached by ``move``, made by ``seat``."""
@@ -148,7 +151,7 @@ class MCTSPlayer:
         rollout_plies: int = ROLLOUT_PLIES,
     ) -> None:
         if seconds is None and iterations is None:
-            seconds = 0.2
+            seconds = SECONDS
         self.seconds = seconds
         self.iterations = iterations
         self.rollout_plies = rollout_plies
