@@ -142,11 +142,11 @@ def test_the_page_takes_by_itself_when_taking_is_the_only_move(server: Server, b
                 continue
             if situation == "move" and not person.legal_cards():
                 # Only Take is offered: leave it to the page. The next event can only be this seat's take.
-                before = person.data()["eventNo"]
+                before, held = person.data()["eventNo"], len(person.hand())
                 page.wait_for_function(
                     "(before) => document.querySelector('.table-view').dataset.eventNo !== before", arg=before
                 )
-                taken_by_itself = True
+                taken_by_itself = len(person.hand()) > held
                 break
             if not person.act():
                 page.wait_for_timeout(50)
