@@ -17,7 +17,7 @@ import argparse
 
 from rules.players.arena import play_game
 from rules.players.levels import parse_bot
-from rules.players.perfect import PerfectPlayer
+from rules.players.perfect import SOLVER_SECONDS, PerfectPlayer
 
 
 def main() -> None:
@@ -25,13 +25,13 @@ def main() -> None:
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--solver-seconds", type=float, default=2.0)
+    parser.add_argument("--solver-seconds", type=float, default=SOLVER_SECONDS)
     args = parser.parse_args()
     tally = {"games": 0, "perfect_wins": 0, "draws": 0, "perfect_losses": 0, "proven": 0, "proven_kept": 0}
     solved = unsolved = 0
     for deal in range(args.deals):
         for seat in (0, 1):
-            perfect = PerfectPlayer(seed=deal, solver_seconds=args.solver_seconds, mcts_seconds=0.2)
+            perfect = PerfectPlayer(seed=deal, solver_seconds=args.solver_seconds)
             opponent = parse_bot(args.opponent, seed=deal + 1000)
             bots = [perfect, opponent] if seat == 0 else [opponent, perfect]
             outcome = play_game(bots, seed=args.seed * 1_000_003 + deal).outcome

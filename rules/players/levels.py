@@ -31,20 +31,12 @@ from rules.events import Event
 from rules.locale import N_, Message
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
-from rules.players.mcts import SECONDS, MCTSPlayer
-from rules.players.perfect import PerfectPlayer
+from rules.players.mcts import MCTSPlayer
+from rules.players.perfect import SOLVER_SECONDS, PerfectPlayer
 from rules.players.random_player import RandomPlayer
 from rules.state import View
 
 LEVELS = ("easy", "medium", "hard", "perfect")
-
-MCTS_SECONDS = SECONDS
-"""The MCTS time a move of the ``hard`` level, and of ``perfect`` where its solver does not settle the position.
-
-That of ``mcts:0.2`` (:data:`rules.players.mcts.SECONDS`): more time made MCTS weaker, not
-stronger (``mcts:1`` won 6 of 20 duels against ``mcts:0.2``, and the ``hard`` level at 0.5 s 5 of
-20; the figures are in docs/players.md).
-"""
 
 
 def make_player(level: str, seed: int | None = None) -> Player:
@@ -54,9 +46,9 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "medium":
         return GreedyPlayer(seed)
     if level == "hard":
-        return MCTSPlayer(seconds=MCTS_SECONDS, seed=seed)
+        return MCTSPlayer(seed=seed)
     if level == "perfect":
-        return PerfectPlayer(seed, mcts_seconds=MCTS_SECONDS)
+        return PerfectPlayer(seed)
     raise ValueError(
         Message(N_("unknown level {level!r}: choose one of {levels}"), level=level, levels=", ".join(LEVELS))
     )
@@ -88,8 +80,8 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
             return MCTSPlayer(iterations=int(count), seed=seed)
         return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
     if name == "perfect":
-        seconds = _number(spec, parameter) if parameter else 2.0
-        perfect = PerfectPlayer(seed, solver_seconds=seconds, mcts_seconds=MCTS_SECONDS)
+        seconds = _number(spec, parameter) if parameter else SOLVER_SECONDS
+        perfect = PerfectPlayer(seed, solver_seconds=seconds)
         perfect.name = spec
         return perfect
     if name in LEVELS and not parameter:

@@ -24,7 +24,7 @@ import random
 from rules import core
 from rules.events import Event
 from rules.players.knowledge import duel_state, event_of
-from rules.players.mcts import search
+from rules.players.mcts import SECONDS, search
 from rules.players.random_player import choose_trump
 from rules.players.solver import Solver, SolverLimit, hand_cards
 from rules.state import View
@@ -34,6 +34,9 @@ FORCED_WIN = "forced_win"
 
 SOLVER_CARDS = 14
 """Up to this many cards in the two hands the solver always gets its full budget."""
+
+SOLVER_SECONDS = 2.0
+"""The solver's budget a move up to :data:`SOLVER_CARDS` cards (a quarter of it for the shorter tries)."""
 
 PROBE_CARDS = 20
 """Up to this many cards the solver gets a shorter try, until it fails at a position that large."""
@@ -46,8 +49,8 @@ class PerfectPlayer:
         self,
         seed: int | None = None,
         solver_cards: int = SOLVER_CARDS,
-        solver_seconds: float = 2.0,
-        mcts_seconds: float | None = 0.5,
+        solver_seconds: float = SOLVER_SECONDS,
+        mcts_seconds: float | None = SECONDS,
         mcts_iterations: int | None = None,
         probe_cards: int = PROBE_CARDS,
         probe_seconds: float | None = None,
