@@ -2,7 +2,7 @@
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
 [--no-proof-numbers | --no-exact-search] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...]
-[--both] [--proof]``.
+[--both] [--proof] [--playouts N]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -30,6 +30,10 @@ winning move of lowest height, as the ``perfect`` player plays it; at the other 
 position reached on two lines counted once) and its height in plies. The summary then gives the
 nodes searched per position of the proofs: how much of the search went into lines the proof does
 not need (a proof found, not the smallest there is).
+
+``--playouts N`` also plays N games on from each position by the greedy player with a random move one
+time in five (seeded by ``--seed`` and the position's number) and prints how many the seat to act won,
+drew and lost, and their median length in plies: what the position is like in play, beside its value.
 
 The first line says which path runs the search: the compiled modules of :mod:`rules.native`
 where they are built for these sources (``python -m rules.native``), else the pure-Python
@@ -97,6 +101,36 @@ def sample(
             index += 1
 
 
+PLAYOUT_NOISE = 0.2
+"""How often a playout (``--playouts``) plays a random legal move instead of the greedy one."""
+
+
+def playouts(state: core.State, games: int, rng: random.Random) -> tuple[int, int, int, float]:
+    """Play ``games`` games on from ``state`` by the greedy player with a random move one time in five.
+
+    Returns the games the seat to act won, drew and lost, and their median length in plies. The
+    repetition rule (a third occurrence is a draw) ends every game, so none runs for ever.
+    """
+    seat = state.to_act
+    won = drawn = 0
+    lengths = []
+    for _ in range(games):
+        game = state.copy()
+        plies = 0
+        while game.outcome is None:
+            if rng.random() < PLAYOUT_NOISE:
+                move = rng.choice(core.legal_moves(game))
+            else:
+                move = heuristic_move(game, game.hands)
+            core.apply(game, move)
+            plies += 1
+        result = core.returns(game)[seat]
+        won += result > 0
+        drawn += result == 0
+        lengths.append(plies)
+    return won, drawn, games - won - drawn, statistics.median(lengths)
+
+
 def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that choose the positions (:func:`chosen_sample` reads them)."""
     parser.add_argument("--cards", type=int, default=14)
@@ -146,6 +180,9 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int, default=None, help="nodes per position before giving up")
     parser.add_argument("--both", action="store_true", help="the native path, then the pure-Python one, compared")
     parser.add_argument("--proof", action="store_true", help="print the size of each proof found")
+    parser.add_argument(
+        "--playouts", type=int, default=0, help="also play this many greedy games (noise 0.2) on from each position"
+    )
     parser.add_argument("--results", action="store_true", help=argparse.SUPPRESS)  # a last line of JSON, for --both
     args = parser.parse_args()
     if args.both:
@@ -194,6 +231,9 @@ def main() -> None:
             proof_nodes += solver.nodes
             proof_positions += positions
             note += f"  proof {positions} positions, height {proof_height}"
+        if args.playouts:
+            won, drawn, lost, plies = playouts(state, args.playouts, random.Random(f"{args.seed}/{index}"))
+            note += f"  playouts: seat to act won {won}, drew {drawn}, lost {lost}; median {plies:g} plies"
         times.append(elapsed)
         counts.append(solver.nodes)
         results[index] = (value, solver.nodes)

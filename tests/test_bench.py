@@ -136,3 +136,30 @@ def test_the_benchmark_positions_through_trumps_solve_get_the_solvers_values() -
         assert kind == "exact"
         assert reference.split()[:7] == [index, "hands", sizes, "pile", pile, "value", value]
         assert f"{open_moves} of {moves} moves open" in reference
+
+
+def test_the_solver_benchmark_plays_games_on_from_its_positions() -> None:
+    import random
+
+    from benchmarks.solver import playouts, sample
+    from rules import core
+    from rules.cards import Card
+
+    # Seat 0 leads its last card and goes out; seat 1 is left with two cards and loses: every game, one ply.
+    state = core.State.from_position(
+        trumps=(0, 1),
+        hands=((Card.parse("6S"),), (Card.parse("7D"), Card.parse("KH"))),
+        pile=(),
+        to_act=0,
+        phase=core.LEAD,
+    )
+    assert playouts(state, 5, random.Random(1)) == (5, 0, 0, 1)
+
+    # Seeded by the position: the same games again.
+    _, longer = next(sample(random.Random(3), cards=10, positions=1))
+    assert playouts(longer, 20, random.Random("3/0")) == playouts(longer, 20, random.Random("3/0"))
+
+    lines, _ = run_solver_benchmark("--playouts", "3")
+    for line in lines:
+        won, drawn, lost = (int(count.strip(",;")) for count in line.split("won ")[1].split()[:5:2])
+        assert won + drawn + lost == 3, line
