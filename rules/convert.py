@@ -77,11 +77,8 @@ def card_numbers(codes: list[str]) -> list[int]:
 
 def position_key(hands: list[list[str]], pile: list[str], to_act: int, phase: str) -> core.PositionKey:
     """A position written with card codes (a ``seen`` entry of a position line) as the engine's key."""
-    return (
-        tuple(mask_of(card_numbers(hand)) for hand in hands),
-        tuple(card_numbers(pile)),
-        to_act,
-        phase_number(phase),
+    return core.key_of(
+        to_act, phase_number(phase), [mask_of(card_numbers(hand)) for hand in hands], tuple(card_numbers(pile))
     )
 
 
@@ -90,19 +87,22 @@ def seen_keys(position: Position) -> dict[core.PositionKey, int]:
     return {position_key(s.hands, s.pile, s.to_act, s.phase): s.count for s in position.seen or ()}
 
 
-def seen_positions(seen: dict[core.PositionKey, int]) -> list[SeenPosition]:
+def seen_positions(seen: dict[core.PositionKey, int], players: int) -> list[SeenPosition]:
     """The engine's repetition history as the ``seen`` entries of a position line (those counted at least once)."""
-    return [
-        SeenPosition(
-            hands=[codes_of_mask(hand) for hand in hands],
-            pile=[CODES[card] for card in pile],
-            to_act=to_act,
-            phase=cast(Literal["lead", "respond"], phase_name(phase)),
-            count=count,
-        )
-        for (hands, pile, to_act, phase), count in seen.items()
-        if count
-    ]
+    entries = []
+    for key, count in seen.items():
+        if count:
+            hands, pile, to_act, phase = core.key_parts(key, players)
+            entries.append(
+                SeenPosition(
+                    hands=[codes_of_mask(hand) for hand in hands],
+                    pile=[CODES[card] for card in pile],
+                    to_act=to_act,
+                    phase=cast(Literal["lead", "respond"], phase_name(phase)),
+                    count=count,
+                )
+            )
+    return entries
 
 
 # --- Outcomes ------------------------------------------------------------------------------

@@ -178,8 +178,28 @@ class WentOut(NamedTuple):
 News = SixPassed | Took | WentOut
 """What a callback reports to :attr:`State.news` when it is listened to (the rest can be read off the state)."""
 
-PositionKey = tuple[tuple[int, ...], tuple[int, ...], int, int]
-"""The position the repetition rule compares (:meth:`State.key`): hands, pile, player to act, phase."""
+PositionKey = tuple[int, ...]
+"""The position the repetition rule compares (:meth:`State.key`): the player to act, the phase, each hand's
+mask and the pile's cards from the bottom, in one flat tuple: one object to make, hash and compare at each
+of the solver's table lookups (see docs/players.md). :func:`key_of` makes it, :func:`key_parts` reads it back."""
+
+
+def key_of(to_act: int, phase: int, hands: list[int], pile: tuple[int, ...]) -> PositionKey:
+    """The key of the position with these hands (masks), pile, player to act and phase.
+
+    >>> key_of(1, RESPOND, [0b1, 0b110], (9, 30))
+    (1, 3, 1, 6, 9, 30)
+    """
+    return (to_act, phase, *hands, *pile)
+
+
+def key_parts(key: PositionKey, players: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """The hands (masks), the pile, the player to act and the phase of a ``players``-player position key.
+
+    >>> key_parts(key_of(1, RESPOND, [0b1, 0b110], (9, 30)), players=2)
+    ((1, 6), (9, 30), 1, 3)
+    """
+    return key[2 : 2 + players], key[2 + players :], key[0], key[1]
 
 
 class State:
@@ -289,8 +309,8 @@ class State:
         self.news = other.news
 
     def key(self) -> PositionKey:
-        """The position compared by the repetition rule: hands, pile, player to act, phase."""
-        return (tuple(self.hands), self.pile, self.to_act, self.phase)
+        """The position compared by the repetition rule (:data:`PositionKey`): player to act, phase, hands, pile."""
+        return key_of(self.to_act, self.phase, self.hands, self.pile)
 
     @property
     def players(self) -> int:
@@ -443,7 +463,7 @@ def count_position(state: State, move: Any) -> None:
     empty pile, else ``respond`` (a turn never starts with a second card).
     """
     pile = state.pile
-    key = (tuple(state.hands), pile, state.to_act, RESPOND if pile else LEAD)
+    key = key_of(state.to_act, RESPOND if pile else LEAD, state.hands, pile)
     seen = state.seen
     count = seen.get(key, 0) + 1
     seen[key] = count

@@ -93,6 +93,6 @@ def position_of(game: Game) -> Position:
     return state_position(state).model_copy(
         update={
             "out_order": None if list(state.out_order) == default_order else list(state.out_order),
-            "seen": convert.seen_positions(earlier) or None,
+            "seen": convert.seen_positions(earlier, state.players) or None,
         }
     )

@@ -126,7 +126,7 @@ def test_a_position_enters_the_machine_like_any_event() -> None:
     position = Position(trumps=["S", "H"], hands=[["AS"], ["6H", "7H"]], pile=["6D"], to_act=1, phase="respond")
     game = Game.from_position(position)
     assert (game.phase, game.to_act) == ("respond", 1)
-    assert game._state.seen == {((1 << 8, 1 << 9 | 1 << 10), (18,), 1, core.RESPOND): 1}
+    assert game._state.seen == {(1, core.RESPOND, 1 << 8, 1 << 9 | 1 << 10, 18): 1}
 
 
 # --- A variant table: no second card. After a beat the next player answers the beating card. ---

@@ -32,7 +32,7 @@ terms before the solver trusts it.
 >>> from rules.cards import Card
 >>> state = core.State.from_position(trumps=(0, 1), hands=((Card.parse("AS"), Card.parse("7D")), (Card.parse("KH"),)),
 ...                                  pile=(Card.parse("9C"), Card.parse("JC")), to_act=1, phase=core.RESPOND)
->>> search = ProofNumberSearch({})
+>>> search = ProofNumberSearch(({}, {}))
 >>> search.prove(state, seat=1, budget=100), search.prove(state, seat=0, budget=100)
 (True, False)
 """
@@ -61,7 +61,8 @@ large (it is most likely a proof) but finite, so the search can still enter it."
 
 _CHECK_EVERY = 4096
 
-TableKey = tuple[core.PositionKey, int]
+Table = tuple[dict[core.PositionKey, int], dict[core.PositionKey, int]]
+"""The solver's table: for each seat, its proven wins' heights and its proven not-wins, by position."""
 Numbers = tuple[int, int] | tuple[int, int, core.PositionKey]
 """``(proof, disproof)``; a disproof that leans on the path also names the path position it leans on."""
 
@@ -109,7 +110,7 @@ def _first_numbers(state: core.State, x: int) -> tuple[int, int]:
 class ProofNumberSearch:
     """df-pn for the duel, on :mod:`rules.core`.
 
-    ``table`` is shared with the solver: ``table[(key, x)]`` is the proof height of a win of
+    ``table`` is shared with the solver: ``table[x][key]`` is the proof height of a win of
     seat ``x`` (``>= 0``), or :data:`NOT_WIN` when ``x`` is proven not to win; this search reads
     both, writes the heights of the wins it proves, and :meth:`refuted` writes the not-wins it
     checks. Its own numbers live as long as the object
@@ -117,7 +118,7 @@ class ProofNumberSearch:
     ``check`` is called every few thousand iterations (the solver's node and time limits).
     """
 
-    def __init__(self, table: dict[TableKey, int], check: Callable[[], None] | None = None) -> None:
+    def __init__(self, table: Table, check: Callable[[], None] | None = None) -> None:
         self.table = table
         self.check = check
         self.iterations = 0
@@ -137,7 +138,7 @@ class ProofNumberSearch:
         work = state.copy()
         work.seen = {}
         key = work.key()
-        known = self.table.get((key, seat))
+        known = self.table[seat].get(key)
         if known is not None and known >= NOT_WIN:
             return known >= 0
         self._x = seat
@@ -213,7 +214,7 @@ class ProofNumberSearch:
         work = state.copy()
         work.seen = {}
         root = work.key()
-        if table.get((root, seat)) == NOT_WIN:
+        if table[seat].get(root) == NOT_WIN:
             return True
         entry = numbers.get(root)
         if entry is None or entry[1] != 0:
@@ -244,10 +245,10 @@ class ProofNumberSearch:
                 child = None
             else:
                 child = step[6] or work.key()
-                known = table.get((child, seat))
+                known = table[seat].get(child)
                 if known is not None and known >= NOT_WIN:
                     inside, child = known == NOT_WIN, None
-                elif table.get((child, 1 - seat), NOT_WIN) >= 0:
+                elif table[1 - seat].get(child, NOT_WIN) >= 0:
                     inside, child = True, None
                 else:
                     entry = numbers.get(child)
@@ -280,7 +281,7 @@ class ProofNumberSearch:
                 dropped.append(parent)
         for key in is_or:
             if key not in gone:
-                table[(key, seat)] = NOT_WIN
+                table[seat][key] = NOT_WIN
         return root not in gone
 
     def _search(
@@ -332,7 +333,7 @@ class ProofNumberSearch:
             node_proof, node_disproof = (first, total) if is_or else (total, first)
             if node_proof == 0:
                 self._numbers[x][key] = (0, INFINITE)
-                self.table[(key, x)] = 1 + self._height(current, targets, is_or)
+                self.table[x][key] = 1 + self._height(current, targets, is_or)
                 return 0, INFINITE, INFINITE
             if node_disproof == 0:
                 leans = leans_all if is_or else leans_one
@@ -382,7 +383,7 @@ class ProofNumberSearch:
         else:
             entry = self._numbers[x].get(child)
             if entry is None:
-                height = self.table.get((child, x))
+                height = self.table[x].get(child)
                 if height is not None and height >= NOT_WIN:
                     numbers = (0, INFINITE, INFINITE) if height >= 0 else (INFINITE, 0, INFINITE)
             elif len(entry) == 2:
@@ -399,7 +400,7 @@ class ProofNumberSearch:
     def _height(self, current: list[tuple[int, int, int]], targets: list[core.PositionKey | None], is_or: bool) -> int:
         """The highest (AND) or lowest (OR) proof height among the proven children of a node just proven."""
         heights = [
-            0 if target is None else self.table[(target, self._x)]
+            0 if target is None else self.table[self._x][target]
             for (proof, _, _), target in zip(current, targets, strict=True)
             if proof == 0
         ]

@@ -120,7 +120,7 @@ from dataclasses import dataclass
 
 from rules import core
 from rules.players.greedy import heuristic_move
-from rules.players.proof_numbers import NOT_WIN, ProofNumberSearch, plies_to_go_out
+from rules.players.proof_numbers import NOT_WIN, ProofNumberSearch, Table, plies_to_go_out
 
 __all__ = ["Solution", "Solver", "SolverLimit", "hand_cards"]
 
@@ -232,7 +232,7 @@ class Solver:
         self.proof_numbers = proof_numbers
         self.exact_search = exact_search
         self.max_entries = max_entries
-        self.table: dict[tuple[core.PositionKey, int], int] = {}
+        self.table: Table = ({}, {})
         self._forget_at = max_entries
         self.boolean_nodes = 0
         self._pause_at = UNBOUNDED
@@ -247,8 +247,14 @@ class Solver:
         """The positions searched by the last call: proof-number iterations plus Boolean search nodes."""
         return self._proofs.iterations + self.boolean_nodes
 
+    @property
+    def stored(self) -> int:
+        """How many positions the table and the proof numbers hold together (what :attr:`max_entries` bounds)."""
+        return len(self.table[0]) + len(self.table[1]) + self._proofs.stored
+
     def clear(self) -> None:
-        self.table.clear()
+        for entries in self.table:
+            entries.clear()
         self._forget_at = self.max_entries
 
     # --- public -------------------------------------------------------------------------
@@ -382,10 +388,10 @@ class Solver:
         if value == -1:
             return -1
         key = child.key()
-        mine = self.table.get((key, seat))
+        mine = self.table[seat].get(key)
         if mine is not None and mine >= 0:
             return 1
-        theirs = self.table.get((key, 1 - seat))
+        theirs = self.table[1 - seat].get(key)
         if theirs is not None and theirs >= 0:
             return -1
         if theirs == NOT_WIN and (mine == NOT_WIN or value == 0):
@@ -443,7 +449,7 @@ class Solver:
             raise _ShareSpent
         if time.monotonic() > self._deadline:
             raise SolverLimit(f"more than {self.seconds} s")
-        if len(self.table) + self._proofs.stored > self._forget_at:
+        if self.stored > self._forget_at:
             self._forget()
 
     def _forget(self) -> None:
@@ -456,10 +462,10 @@ class Solver:
         and took more than half of the time of a 3,000,000-node search on a position from a game.
         """
         self._proofs.forget()
-        table = self.table
-        for key in [key for key, entry in table.items() if entry < 0]:
-            del table[key]
-        self._forget_at = max(self.max_entries, len(table) + self.max_entries // 2)
+        for entries in self.table:
+            for key in [key for key, entry in entries.items() if entry < 0]:
+                del entries[key]
+        self._forget_at = max(self.max_entries, len(self.table[0]) + len(self.table[1]) + self.max_entries // 2)
 
     def _value(self, state: core.State, seat: int, may_win: bool = True) -> int:
         """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers.
@@ -536,7 +542,7 @@ class Solver:
         """The stored proof height of ``seat``'s win from ``state`` (0 if already won), else :data:`UNBOUNDED`."""
         if state.outcome is not None:
             return 0 if core.won(state.outcome, seat) else UNBOUNDED
-        entry = self.table.get((state.key(), seat), NOT_WIN)
+        entry = self.table[seat].get(state.key(), NOT_WIN)
         return entry if entry >= 0 else UNBOUNDED
 
     def _root_wins(self, state: core.State, seat: int, depth: int) -> tuple[bool, bool]:
@@ -555,9 +561,9 @@ class Solver:
             raise _Paused
         if self.boolean_nodes % _CHECK_EVERY == 0:
             self._check_limits()
-        table = self.table
-        tkey = ((tuple(state.hands), state.pile, state.to_act, state.phase), x)
-        entry = table.get(tkey)
+        table = self.table[x]
+        key = state.key()
+        entry = table.get(key)
         if entry is not None:
             if entry >= 0:
                 return True, entry, UNBOUNDED, False
@@ -581,31 +587,31 @@ class Solver:
             if outcome is not None:
                 won, child_height, child_depends, child_cut = core.won(outcome, x), 0, UNBOUNDED, False
             else:
-                key = token[6]
-                if key is None:
+                child = token[6]
+                if child is None:
                     won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
-                elif key in path:
-                    won, child_height, child_depends, child_cut = False, 0, path[key], False
+                elif child in path:
+                    won, child_height, child_depends, child_cut = False, 0, path[child], False
                 else:
-                    path[key] = ply + 1
+                    path[child] = ply + 1
                     won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
-                    del path[key]
+                    del path[child]
             undo(state, token)
             if is_or:
                 if won:
-                    table[tkey] = child_height + 1
+                    table[key] = child_height + 1
                     return True, child_height + 1, UNBOUNDED, False
                 depends = min(depends, child_depends)
                 cut = cut or child_cut
             else:
                 if not won:
-                    self._store_not_win(tkey, child_depends >= ply, child_cut, depth)
+                    self._store_not_win(table, key, child_depends >= ply, child_cut, depth)
                     return False, 0, child_depends, child_cut
                 height = max(height, child_height + 1)
         if is_or:
-            self._store_not_win(tkey, depends >= ply, cut, depth)
+            self._store_not_win(table, key, depends >= ply, cut, depth)
             return False, 0, depends, cut
-        table[tkey] = height
+        table[key] = height
         return True, height, UNBOUNDED, False
 
     def _guided_order(self, state: core.State, x: int, is_or: bool) -> list[int]:
@@ -630,12 +636,14 @@ class Solver:
         ranked.sort()
         return [move for _, _, move in ranked]
 
-    def _store_not_win(self, tkey: tuple[core.PositionKey, int], independent: bool, cut: bool, depth: int) -> None:
+    def _store_not_win(
+        self, table: dict[core.PositionKey, int], key: core.PositionKey, independent: bool, cut: bool, depth: int
+    ) -> None:
         # ``depth`` is at least 1 here: a node with fewer plies left than the seat needs to go out is
         # cut before it stores anything, however far a reduction lowered its bound. So the entry
         # -depth - 2 of a cut not-win never reads as NOT_WIN or as a win's height.
         if independent:
-            self.table[tkey] = -depth - 2 if cut else NOT_WIN
+            table[key] = -depth - 2 if cut else NOT_WIN
 
 
 def _fresh(state: core.State) -> core.State:

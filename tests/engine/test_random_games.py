@@ -98,7 +98,7 @@ def assert_consistent_outcome(state: core.State) -> None:
         assert state.outcome.result == "draw"
         assert len(holders) >= 2
         # the position that arose for the third time is the last one, when the turn passed
-        repeated = (tuple(state.hands), state.pile, state.to_act, core.RESPOND if state.pile else core.LEAD)
+        repeated = (state.to_act, core.RESPOND if state.pile else core.LEAD, *state.hands, *state.pile)
         assert state.seen[repeated] == 3
         assert sorted(state.seen.values())[-2:] != [3, 3]
         assert sorted(state.out_order) == sorted(set(range(state.players)) - set(holders))

@@ -10,7 +10,7 @@ from test_solver import brute_force_value, random_position, small_position
 
 from rules import core
 from rules.players import Solver
-from rules.players.proof_numbers import INFINITE, NOT_WIN, ProofNumberSearch, plies_to_go_out
+from rules.players.proof_numbers import INFINITE, NOT_WIN, ProofNumberSearch, Table, plies_to_go_out
 from rules.players.solver import _CHECK_EVERY as CHECK_EVERY
 from rules.players.solver import SolverLimit
 
@@ -61,7 +61,7 @@ def test_a_proof_is_always_a_win() -> None:
     for _ in range(300):
         state = small_position(rng)
         for seat in (0, 1):
-            proven = ProofNumberSearch({}).prove(state, seat, budget=100_000)
+            proven = ProofNumberSearch(({}, {})).prove(state, seat, budget=100_000)
             assert proven is not None
             truth = brute_force_value(state.copy(), seat) == 1
             if proven:
@@ -76,10 +76,10 @@ def test_proven_wins_are_stored_with_their_heights() -> None:
     rng = random.Random(12)
     for _ in range(50):
         state = random_position(rng, 6)
-        table: dict[tuple[core.PositionKey, int], int] = {}
+        table: Table = ({}, {})
         search = ProofNumberSearch(table)
         if search.prove(state, state.to_act, budget=100_000):
-            height = table[(state.key(), state.to_act)]
+            height = table[state.to_act][state.key()]
             assert height >= 1
             # A win of height h is never more than h plies deep: the quickest winning child has height h - 1.
             heights = []
@@ -89,7 +89,7 @@ def test_proven_wins_are_stored_with_their_heights() -> None:
                 if child.outcome is not None:
                     heights.append(0 if child.outcome is not None and child.outcome.loser == 1 - state.to_act else 99)
                 else:
-                    heights.append(table.get((child.key(), state.to_act), 99))
+                    heights.append(table[state.to_act].get(child.key(), 99))
             assert min(heights) == height - 1
 
 
@@ -120,7 +120,7 @@ def test_seeding_from_the_other_seat_guides_but_never_decides() -> None:
     for _ in range(300):
         state = small_position(rng)
         for seat in (0, 1):
-            search = ProofNumberSearch({})
+            search = ProofNumberSearch(({}, {}))
             if search.prove(state, seat, budget=100_000) is not False:
                 continue
             search.seed_from(seat)
@@ -138,7 +138,7 @@ def test_the_two_seats_questions_are_mirror_images() -> None:
     mirrored = pairs = 0
     for _ in range(60):
         state = random_position(rng, rng.randint(5, 8))
-        first, second = ProofNumberSearch({}), ProofNumberSearch({})
+        first, second = ProofNumberSearch(({}, {})), ProofNumberSearch(({}, {}))
         disproven = first.prove(state, state.to_act, budget=200_000) is False
         if disproven and second.prove(state, 1 - state.to_act, budget=200_000):
             pairs += 1
@@ -149,7 +149,7 @@ def test_the_two_seats_questions_are_mirror_images() -> None:
 
 def forgettable(solver: Solver) -> int:
     """How many positions the solver holds that it may forget: all but the proven wins."""
-    return sum(entry < 0 for entry in solver.table.values()) + solver._proofs.stored
+    return sum(entry < 0 for entries in solver.table for entry in entries.values()) + solver._proofs.stored
 
 
 def test_a_solver_that_must_forget_still_solves_exactly() -> None:
@@ -177,16 +177,17 @@ def test_forgetting_again_waits_for_half_the_bound_to_be_stored(monkeypatch: pyt
     forget = Solver._forget
 
     def counted(solver: Solver) -> None:
-        before = len(solver.table) + solver._proofs.stored
+        before = solver.stored
         forget(solver)
-        passes.append((before, len(solver.table)))
+        passes.append((before, solver.stored))
 
     monkeypatch.setattr(Solver, "_forget", counted)
     rng = random.Random(16)
     state = [random_position(rng, 11) for _ in range(32)][31]  # one of the test above's
     solver = Solver(max_entries=3000)
     assert solver.value(state) == Solver().value(state)
-    assert sum(entry >= 0 for entry in solver.table.values()) > 3000 // 2  # the wins kept fill the table
+    wins_kept = sum(entry >= 0 for entries in solver.table for entry in entries.values())
+    assert wins_kept > 3000 // 2  # they fill the table
     assert len(passes) > 3
     for (_, kept), (before, _) in itertools.pairwise(passes):
         assert before - kept >= 3000 // 2
@@ -218,16 +219,17 @@ def test_the_closure_check_alone_decides_a_disproof_claimed_everywhere() -> None
     for _ in range(150):
         state = small_position(rng)
         for seat in (0, 1):
-            table: dict[tuple[core.PositionKey, int], int] = {}
+            table: Table = ({}, {})
             search = ProofNumberSearch(table)
             for key in reachable_keys(state):
                 search._numbers[seat][key] = (INFINITE, 0)
             refuted = search.refuted(state, seat)
             assert refuted == (brute_force_value(state.copy(), seat) != 1), (seat, state.key())
             verdicts[refuted] += 1
-            for (key, _), entry in table.items():
+            assert not table[1 - seat]
+            for key, entry in table[seat].items():
                 assert entry == NOT_WIN
-                hands, pile, to_act, phase = key
+                hands, pile, to_act, phase = core.key_parts(key, players=2)
                 stored = core.State.from_position(
                     state.trumps, [core.moves_of_mask(hand) for hand in hands], pile, to_act, phase
                 )
@@ -241,7 +243,7 @@ def test_a_checked_refutation_holds_whatever_the_path() -> None:
     for _ in range(300):
         state = small_position(rng)
         for seat in (0, 1):
-            table: dict[tuple[core.PositionKey, int], int] = {}
+            table: Table = ({}, {})
             search = ProofNumberSearch(table)
             if search.prove(state, seat, budget=100_000) is not False or not search.refuted(state, seat):
                 continue

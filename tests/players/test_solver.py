@@ -324,17 +324,17 @@ def test_a_search_pauses_the_garbage_collector_and_gives_it_back_as_it_found_it(
         collections.append(phase)
 
     def collections_in_a_search() -> int:
-        solver = Solver(max_nodes=3000)
+        solver = Solver(max_nodes=30_000)
         position = random_position(random.Random(5), 10)
         collections.clear()
         with pytest.raises(SolverLimit):
             solver.value(position)
-        assert solver.nodes >= 3000
+        assert solver.nodes >= 30_000
         return collections.count("start")
 
     thresholds = gc.get_threshold()
     # A low threshold makes an unpaused search collect many times over, whatever the heap held before.
-    gc.set_threshold(100)
+    gc.set_threshold(25)
     gc.callbacks.append(count)
     try:
         paused = collections_in_a_search()
