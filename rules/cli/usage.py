@@ -222,10 +222,11 @@ _OS_REASONS = {
 }
 
 
-def os_reason(error: OSError) -> str:
-    """Why the system refused: a usual reason in the language spoken, else (and in English) as the system says it."""
+def os_reason(error: OSError, *, spoken: bool = True) -> str:
+    """Why the system refused: a usual reason in the language spoken, else (and in English, or when not ``spoken``)
+    as the system says it."""
     reason = _OS_REASONS.get(error.errno or 0)
-    if reason is not None and language() != "en":
+    if spoken and reason is not None and language() != "en":
         return _(reason)
     return error.strerror or str(error)
 

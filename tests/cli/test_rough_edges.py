@@ -172,6 +172,24 @@ def test_a_log_that_cannot_be_read_is_named_in_one_line(
     assert done.stderr == "cannot read $'no\\nsuch.jsonl': No such file or directory\n"
 
 
+def test_replays_refusal_of_a_log_it_cannot_read_stays_english_in_every_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Log format §L6.3 and docs/translations.md: ``cannot read LOG: REASON`` is English, its reason included,
+    whatever language the command speaks; solve says the same refusal in its own language."""
+    from rules.locale import use_language
+
+    monkeypatch.chdir(tmp_path)
+    try:
+        replayed = CliRunner().invoke(app, ["--lang", "cs", "replay", "missing.jsonl"])
+        solved = CliRunner().invoke(app, ["--lang", "cs", "solve", "missing.jsonl"])
+    finally:
+        use_language("en")
+    assert (replayed.exit_code, replayed.stdout) == (1, "")
+    assert replayed.stderr == "cannot read missing.jsonl: No such file or directory\n"
+    assert solved.exit_code == 1 and "No such file" not in solved.stderr and "missing.jsonl" in solved.stderr
+
+
 def test_replay_names_a_valid_log_in_one_line_whatever_it_is_called(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
