@@ -162,3 +162,22 @@ def test_an_outcome_never_holds_null() -> None:
     assert not state.is_valid({**finished, "outcome": {"result": "loss", "loser": None, "out_order": [0]}})
     assert not state.is_valid({**finished, "outcome": {"result": "draw", "reason": None, "out_order": [0]}})
     assert not state.is_valid({**finished, "outcome": {"result": "draw", "out_order": [0]}})
+
+
+def test_the_text_on_null_names_every_field_that_may_be_null() -> None:
+    """Log format §L2.4 and the vector on null list the nullable fields: exactly those the schema lets be null."""
+    schema = log_schema()
+    nullable = {
+        field
+        for definition in schema["$defs"].values()
+        for field, prop in definition.get("properties", {}).items()
+        if {"type": "null"} in prop.get("anyOf", [])
+    }
+    assert nullable == {"count", "out_order", "seen"}
+    index = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
+    (vector,) = [entry for entry in index["bad"] if entry["name"] == "null_for_a_field_that_is_not_nullable"]
+    clause = (SPEC.parent / "docs" / "log-format.md").read_text(encoding="utf-8").split("**§L2.4**")[1]
+    clause = clause.split("**§L2.5**")[0]
+    for field in nullable:
+        assert field in vector["shows"], field
+        assert f"`{field}`" in clause or f".{field}`" in clause, field  # `out_order`, or `take.count`
