@@ -181,3 +181,12 @@ def test_the_text_on_null_names_every_field_that_may_be_null() -> None:
     for field in nullable:
         assert field in vector["shows"], field
         assert f"`{field}`" in clause or f".{field}`" in clause, field  # `out_order`, or `take.count`
+
+
+def test_every_note_on_a_field_is_in_the_page_of_events() -> None:
+    """A note of rules.spec.pages written for one field of one line is shown there, not hidden by a generic one."""
+    from rules.spec.pages import FIELD_NOTES, events_page
+
+    page = events_page()
+    for key, note in FIELD_NOTES.items():
+        assert note is not None and note.replace("``", "`") in page, key
