@@ -114,6 +114,19 @@ def readable(command: Any) -> None:
         return option
 
     command.get_help_option = help_option
+    parse_args = command.parse_args
+
+    def parse_args_here(ctx: Any, args: list[str]) -> Any:
+        # Typer's parser refuses an option that takes no value given one, or one missing its value, without saying
+        # in which command: the refusal then names the command whose help tells how to use it (run()).
+        try:
+            return parse_args(ctx, args)
+        except Exception as error:
+            if _kind(error, "UsageError") and getattr(error, "ctx", None) is None:
+                error.ctx = ctx  # type: ignore[attr-defined]
+            raise
+
+    command.parse_args = parse_args_here
     for sub in getattr(command, "commands", {}).values():
         readable(sub)
 

@@ -137,6 +137,21 @@ def test_a_closed_standard_input_cannot_be_read(command: str) -> None:
     assert closed.stderr == "cannot read -: standard input is closed\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["replay", "x.jsonl", "--json=1"], "Option '--json' does not take a value"),
+        (["solve", "x.jsonl", "--move"], "Option '--move' requires an argument"),
+    ],
+)
+def test_a_misused_option_is_refused_by_the_command_it_belongs_to(args: list[str], said: str) -> None:
+    """Log format §L6.4: a wrong command line is a usage message and status 2; it names the command whose help
+    tells how to use the option (typer's parser leaves these two refusals without the command)."""
+    done = trumps(*args)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"trumps {args[0]}: {said} (see trumps {args[0]} --help)\n"
+
+
 def test_serve_refuses_a_busy_port_before_creating_the_database(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
