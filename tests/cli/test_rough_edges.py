@@ -152,6 +152,13 @@ def test_a_misused_option_is_refused_by_the_command_it_belongs_to(args: list[str
     assert done.stderr == f"trumps {args[0]}: {said} (see trumps {args[0]} --help)\n"
 
 
+def test_solve_refuses_move_and_all_together_as_a_wrong_command_line(tmp_path: Path) -> None:
+    """Two options that exclude each other are a wrong command line, status 2 as for every command's (§L6.4),
+    said before the log is read."""
+    done = CliRunner().invoke(app, ["solve", str(tmp_path / "unread.jsonl"), "--move", "1", "--all"])
+    assert (done.exit_code, done.stdout, done.stderr) == (2, "", "--move and --all: choose one\n")
+
+
 def test_serve_refuses_a_busy_port_before_creating_the_database(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
