@@ -262,6 +262,8 @@ def _describe(error: dict[str, Any], kind: str) -> str:
         message = f"{error['input']!r} is not a card code (rank 6-9 T J Q K A, then suit S H D C)"
     elif error["type"] == "missing":
         message = "missing"
+    elif error["type"] == "int_type" and isinstance(error["input"], _LongInteger):
+        message = f"out of range: an integer of {error['input'].digits} digits"
     else:
         message = error["msg"]
     return f"{where}: {message}" if where else message
@@ -284,10 +286,12 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
             raise EventError(f"malformed JSON: {error}") from None
     if not isinstance(data, dict):
         raise EventError(f"expected a JSON object, got {type(data).__name__}")
-    kind = data.get("type")
-    if kind is None:
+    if "type" not in data:
         raise EventError("missing field 'type'")
-    if not isinstance(kind, str) or kind not in _KINDS:
+    kind = data["type"]
+    if not isinstance(kind, str):
+        raise EventError(f"type: expected a string naming the kind of event, got {_json_kind(kind)}")
+    if kind not in _KINDS:
         raise EventError(f"unknown event type {kind!r}")
     try:
         return EVENT_ADAPTER.validate_python(data)
@@ -326,14 +330,28 @@ def _depth(line: str | bytes) -> int:
 
 
 class _LongInteger:
-    """An integer of more digits than Python converts (4,300): fine in an unknown field, mistyped in any other."""
+    """An integer of more digits than Python converts (4,300): fine in an unknown field, out of range in any other."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
 
 
 def _integer(digits: str) -> int | _LongInteger:
     try:
         return int(digits)
     except ValueError:
-        return _LongInteger()
+        return _LongInteger(len(digits.removeprefix("-")))
+
+
+def _json_kind(value: Any) -> str:
+    """What kind of JSON value ``value`` was read from, as a refusal names it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float, _LongInteger)):
+        return "a number"
+    return "an array" if isinstance(value, list) else "an object"
 
 
 def _not_json(name: str) -> Any:

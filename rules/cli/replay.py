@@ -36,7 +36,8 @@ def replay(
     try:
         game = read_log_argument(log)
     except OSError as error:
-        typer.echo(f"cannot read {shell_word(log)}: {os_reason(error)}", err=True)
+        # English, its reason included, whatever language the command speaks (log format §L6.3)
+        typer.echo(f"cannot read {shell_word(log)}: {os_reason(error, spoken=False)}", err=True)
         raise typer.Exit(1) from None
     except LogError as error:
         typer.echo(str(error), err=True)

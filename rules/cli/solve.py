@@ -87,7 +87,8 @@ def solve(
     from rules.players.solver import Solver
 
     if move is not None and all_moves:
-        _fail(_("--move and --all: choose one"))
+        typer.echo(_("--move and --all: choose one"), err=True)
+        raise typer.Exit(2)  # a wrong command line, as for every command
     try:
         game = read_log_argument(log)
     except OSError as error:

@@ -114,6 +114,19 @@ def readable(command: Any) -> None:
         return option
 
     command.get_help_option = help_option
+    parse_args = command.parse_args
+
+    def parse_args_here(ctx: Any, args: list[str]) -> Any:
+        # Typer's parser refuses an option that takes no value given one, or one missing its value, without saying
+        # in which command: the refusal then names the command whose help tells how to use it (run()).
+        try:
+            return parse_args(ctx, args)
+        except Exception as error:
+            if _kind(error, "UsageError") and getattr(error, "ctx", None) is None:
+                error.ctx = ctx  # type: ignore[attr-defined]
+            raise
+
+    command.parse_args = parse_args_here
     for sub in getattr(command, "commands", {}).values():
         readable(sub)
 
@@ -222,10 +235,11 @@ _OS_REASONS = {
 }
 
 
-def os_reason(error: OSError) -> str:
-    """Why the system refused: a usual reason in the language spoken, else (and in English) as the system says it."""
+def os_reason(error: OSError, *, spoken: bool = True) -> str:
+    """Why the system refused: a usual reason in the language spoken, else (and in English, or when not ``spoken``)
+    as the system says it."""
     reason = _OS_REASONS.get(error.errno or 0)
-    if reason is not None and language() != "en":
+    if spoken and reason is not None and language() != "en":
         return _(reason)
     return error.strerror or str(error)
 

@@ -167,7 +167,8 @@ EXAMPLE_LINES = {
 }
 
 
-# Notes for fields whose model gives no description (a description in the model wins).
+# Notes for fields whose model gives no description: a description in the model wins over a note for every line's
+# field of that name, and a note for one line's field ("Position.to_act") wins over both.
 FIELD_NOTES = {
     "type": "What kind of event this is.",
     "card": "Rank `6 7 8 9 T J Q K A`, then suit `S H D C`.",
@@ -179,7 +180,7 @@ FIELD_NOTES = {
     "Position.trumps": "One suit per seat, all different.",
     "Position.hands": "One list per seat; an empty hand has gone out. Cards in no hand and not in the pile are out "
     "of play.",
-    "Position.to_act": "The seat to act; it must hold cards.",
+    "Position.to_act": "The seat to act, 0 to players-1; it must hold cards.",
     "Position.phase": "`lead` exactly when the pile is empty.",
     "Take.count": "Optional: if given, must be the number of cards the rules give.",
 }
@@ -218,7 +219,7 @@ def model_section(name: str, schema: dict[str, Any], level: str = "###") -> str:
     required = set(schema.get("required", []))
     for field, prop in schema.get("properties", {}).items():
         default = f"`{json.dumps(prop['default'])}`" if "default" in prop else ""
-        notes = prop.get("description") or FIELD_NOTES.get(f"{name}.{field}") or FIELD_NOTES.get(field) or ""
+        notes = FIELD_NOTES.get(f"{name}.{field}") or prop.get("description") or FIELD_NOTES.get(field) or ""
         notes = notes.replace("``", "`")
         lines.append(f"| `{field}` | {type_text(prop)} | {'yes' if field in required else ''} | {default} | {notes} |")
     return "\n".join(lines) + "\n"

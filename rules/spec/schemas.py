@@ -21,7 +21,9 @@ from typing import Any, get_args
 
 from pydantic import TypeAdapter
 
+from rules.cards import CARD_PATTERN
 from rules.events import LogLine
+from rules.options import MAX_PLAYERS, MIN_PLAYERS, PLAYERS
 from rules.outcome import DrawReason, LossReason
 from rules.state import GameState
 
@@ -38,7 +40,24 @@ def portable(schema: dict[str, Any]) -> dict[str, Any]:
     for definition in schema.get("$defs", {}).values():
         if "const" in definition.get("properties", {}).get("type", {}):
             definition["required"] = ["type", *[name for name in definition.get("required", []) if name != "type"]]
-    return _untag(schema)  # type: ignore[no-any-return]
+    return _two_characters(_untag(schema))  # type: ignore[no-any-return]
+
+
+def _two_characters(node: Any) -> Any:
+    """Every card code at most two characters long, besides matching its pattern.
+
+    A pattern is an ECMA-262 regular expression, whose ``$`` matches only at the end; but the validators that
+    use their language's own (Python's ``re``, Java's, PCRE) also let ``$`` match before a final line feed, and
+    would take ``"AS\\n"`` for a card code, which the reader refuses.
+    """
+    if isinstance(node, list):
+        return [_two_characters(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _two_characters(value) for key, value in node.items()}
+    if node.get("pattern") == CARD_PATTERN:
+        node["maxLength"] = 2
+    return node
 
 
 def _untag(node: Any) -> Any:
@@ -67,6 +86,7 @@ def _untag(node: Any) -> Any:
 def log_schema() -> dict[str, Any]:
     """The schema every line of a valid log satisfies: the header or one of the events."""
     schema = portable(TypeAdapter(LogLine).json_schema())
+    schema["$defs"]["Start"] = start_schema(schema["$defs"]["Start"])
     return {
         "$schema": DIALECT,
         "title": "Svoi Kozyri log line",
@@ -76,6 +96,21 @@ def log_schema() -> dict[str, Any]:
         ),
         **schema,
     }
+
+
+def start_schema(start: dict[str, Any]) -> dict[str, Any]:
+    """The header with its dealer a seat of its game: below ``players``, which is ``PLAYERS`` when left out.
+
+    The reader refuses any other dealer as it reads the line (:func:`rules.options.dealer_problem`), before a rule
+    is applied, so the schema of the line says it too.
+    """
+    cases = []
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        condition: dict[str, Any] = {"properties": {"players": {"const": players}}}
+        if players != PLAYERS:  # a header without players has the default number
+            condition["required"] = ["players"]
+        cases.append({"if": condition, "then": {"properties": {"dealer": {"type": "integer", "maximum": players - 1}}}})
+    return {**start, "allOf": cases}
 
 
 def state_schema() -> dict[str, Any]:

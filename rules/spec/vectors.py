@@ -1047,7 +1047,8 @@ BAD: tuple[BadVector, ...] = (
     ),
     bad(
         "null_for_a_field_that_is_not_nullable",
-        '"players": null is mistyped: only fields that may be null (a take\'s count) take null.',
+        "\"players\": null is mistyped: only the fields that may be null (a take's count, a position's "
+        "out_order and seen) take null.",
         "log",
         {"type": "start", "players": None},
         reason="players: Input should be a valid integer",

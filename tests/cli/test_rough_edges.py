@@ -137,6 +137,28 @@ def test_a_closed_standard_input_cannot_be_read(command: str) -> None:
     assert closed.stderr == "cannot read -: standard input is closed\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["replay", "x.jsonl", "--json=1"], "Option '--json' does not take a value"),
+        (["solve", "x.jsonl", "--move"], "Option '--move' requires an argument"),
+    ],
+)
+def test_a_misused_option_is_refused_by_the_command_it_belongs_to(args: list[str], said: str) -> None:
+    """Log format §L6.4: a wrong command line is a usage message and status 2; it names the command whose help
+    tells how to use the option (typer's parser leaves these two refusals without the command)."""
+    done = trumps(*args)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"trumps {args[0]}: {said} (see trumps {args[0]} --help)\n"
+
+
+def test_solve_refuses_move_and_all_together_as_a_wrong_command_line(tmp_path: Path) -> None:
+    """Two options that exclude each other are a wrong command line, status 2 as for every command's (§L6.4),
+    said before the log is read."""
+    done = CliRunner().invoke(app, ["solve", str(tmp_path / "unread.jsonl"), "--move", "1", "--all"])
+    assert (done.exit_code, done.stdout, done.stderr) == (2, "", "--move and --all: choose one\n")
+
+
 def test_serve_refuses_a_busy_port_before_creating_the_database(tmp_path: Path) -> None:
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -170,6 +192,24 @@ def test_a_log_that_cannot_be_read_is_named_in_one_line(
     done = CliRunner().invoke(app, [command, "no\nsuch.jsonl"])
     assert (done.exit_code, done.stdout) == (1, "")
     assert done.stderr == "cannot read $'no\\nsuch.jsonl': No such file or directory\n"
+
+
+def test_replays_refusal_of_a_log_it_cannot_read_stays_english_in_every_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Log format §L6.3 and docs/translations.md: ``cannot read LOG: REASON`` is English, its reason included,
+    whatever language the command speaks; solve says the same refusal in its own language."""
+    from rules.locale import use_language
+
+    monkeypatch.chdir(tmp_path)
+    try:
+        replayed = CliRunner().invoke(app, ["--lang", "cs", "replay", "missing.jsonl"])
+        solved = CliRunner().invoke(app, ["--lang", "cs", "solve", "missing.jsonl"])
+    finally:
+        use_language("en")
+    assert (replayed.exit_code, replayed.stdout) == (1, "")
+    assert replayed.stderr == "cannot read missing.jsonl: No such file or directory\n"
+    assert solved.exit_code == 1 and "No such file" not in solved.stderr and "missing.jsonl" in solved.stderr
 
 
 def test_replay_names_a_valid_log_in_one_line_whatever_it_is_called(

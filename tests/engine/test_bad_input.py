@@ -76,10 +76,20 @@ BAD = [
     Bad("not_an_object", text(header(), "[1, 2]"), 2),
     Bad("unknown_event_type", text(header(), '{"type": "pass", "seat": 1}'), 2, ("pass",)),
     Bad("missing_type", text(header(), '{"seat": 1, "suit": "H"}'), 2, ("type",)),
+    # a type that is there but no string is named as it is, not as a missing field
+    Bad("type_null", text(header(), '{"type": null, "seat": 1, "suit": "H"}'), 2, ("type", "null")),
+    Bad("type_a_number", text(header(), '{"type": 1, "seat": 1, "suit": "H"}'), 2, ("type", "number")),
     Bad("missing_field", text(header(), '{"type": "choose_trump", "seat": 1}'), 2, ("suit",)),
     Bad("seat_as_string", text(header(), '{"type": "choose_trump", "seat": "1", "suit": "H"}'), 2, ("seat",)),
     Bad("seat_null", text(header(), '{"type": "choose_trump", "seat": null, "suit": "H"}'), 2, ("seat",)),
     Bad("seat_as_float", text(header(), '{"type": "choose_trump", "seat": 1.0, "suit": "H"}'), 2, ("seat",)),
+    # an integer longer than Python converts (log format §L1.8) is an integer all the same: out of range, not mistyped
+    Bad(
+        "seat_of_5000_digits",
+        text(header(), '{"type": "choose_trump", "seat": ' + "1" * 5000 + ', "suit": "H"}'),
+        2,
+        ("seat", "out of range", "5000 digits"),
+    ),
     Bad("bool_as_int", text('{"type": "start", "rules": {"must_beat": 1}}'), 1, ("must_beat",)),
     Bad("bool_as_string", text('{"type": "start", "rules": {"pass_sixes": "true"}}'), 1, ("pass_sixes",)),
     Bad("invalid_suit", text(header(), '{"type": "choose_trump", "seat": 1, "suit": "X"}'), 2, ("suit",)),

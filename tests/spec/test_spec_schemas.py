@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from rules.events import EventError, parse_event
 from rules.log import JSON_WHITESPACE
 from rules.spec.schemas import log_schema, protocol_schema, state_schema
 from rules.spec.vectors import text_lines
@@ -79,6 +80,10 @@ def test_every_state_line_is_a_valid_state() -> None:
         {"type": "take", "seat": 4},  # no seat 4
         {"type": "choose_trump", "seat": 1, "suit": "X"},  # no such suit
         {"type": "start", "players": 5},  # two to four players
+        {"type": "start", "dealer": 2},  # the dealer is a seat of the game, of two players by default
+        {"type": "start", "players": 3, "dealer": 3},
+        {"type": "lead", "seat": 0, "card": "AS\n"},  # where $ also matches before a final LF (Python, Java, PCRE)
+        {"type": "deal", "hands": [["AS"], ["KH\n"]]},
         {"type": "start", "rules": {"pass_sixes": 1}},  # a flag is a boolean
         {"type": "deal", "hands": [["6S", "AS"], ["7X"]]},  # bad card in a deal
         {"type": "position", "trumps": ["S", "H"], "hands": [["AS"], ["KH"]], "pile": [], "to_act": 0},
@@ -87,6 +92,8 @@ def test_every_state_line_is_a_valid_state() -> None:
 )
 def test_malformed_lines_are_rejected(line: dict[str, Any]) -> None:
     assert not validator("log.schema.json").is_valid(line)
+    with pytest.raises(EventError):  # and the reader refuses the line by itself, before the rules see it
+        parse_event(json.dumps(line))
 
 
 @pytest.mark.parametrize(
@@ -94,6 +101,8 @@ def test_malformed_lines_are_rejected(line: dict[str, Any]) -> None:
     [
         {"type": "start"},
         {"type": "start", "format": 1, "players": 4, "dealer": 3, "rules": {"must_beat": True}},
+        {"type": "start", "players": 3, "dealer": 2},
+        {"type": "start", "dealer": 1},
         {"type": "take", "seat": 1, "count": 3},
         {"type": "beat", "seat": 0, "card": "QD", "comment": "extra fields are ignored"},
         {"type": "position", "trumps": ["S", "H"], "hands": [["AS"], []], "pile": ["9C"], "to_act": 0,
@@ -102,6 +111,7 @@ def test_malformed_lines_are_rejected(line: dict[str, Any]) -> None:
 )  # fmt: skip
 def test_well_formed_lines_are_accepted(line: dict[str, Any]) -> None:
     assert validator("log.schema.json").is_valid(line)
+    parse_event(json.dumps(line))
 
 
 def test_state_schema_rejects_a_bad_state() -> None:
@@ -152,3 +162,31 @@ def test_an_outcome_never_holds_null() -> None:
     assert not state.is_valid({**finished, "outcome": {"result": "loss", "loser": None, "out_order": [0]}})
     assert not state.is_valid({**finished, "outcome": {"result": "draw", "reason": None, "out_order": [0]}})
     assert not state.is_valid({**finished, "outcome": {"result": "draw", "out_order": [0]}})
+
+
+def test_the_text_on_null_names_every_field_that_may_be_null() -> None:
+    """Log format §L2.4 and the vector on null list the nullable fields: exactly those the schema lets be null."""
+    schema = log_schema()
+    nullable = {
+        field
+        for definition in schema["$defs"].values()
+        for field, prop in definition.get("properties", {}).items()
+        if {"type": "null"} in prop.get("anyOf", [])
+    }
+    assert nullable == {"count", "out_order", "seen"}
+    index = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
+    (vector,) = [entry for entry in index["bad"] if entry["name"] == "null_for_a_field_that_is_not_nullable"]
+    clause = (SPEC.parent / "docs" / "log-format.md").read_text(encoding="utf-8").split("**§L2.4**")[1]
+    clause = clause.split("**§L2.5**")[0]
+    for field in nullable:
+        assert field in vector["shows"], field
+        assert f"`{field}`" in clause or f".{field}`" in clause, field  # `out_order`, or `take.count`
+
+
+def test_every_note_on_a_field_is_in_the_page_of_events() -> None:
+    """A note of rules.spec.pages written for one field of one line is shown there, not hidden by a generic one."""
+    from rules.spec.pages import FIELD_NOTES, events_page
+
+    page = events_page()
+    for key, note in FIELD_NOTES.items():
+        assert note is not None and note.replace("``", "`") in page, key
