@@ -112,7 +112,7 @@ class Card(int):
     @classmethod
     def parse(cls, code: str) -> Card:
         """The card written as ``code``, e.g. ``"TS"``; raises ``ValueError`` with the reason."""
-        if not isinstance(code, str) or not _CARD_RE.match(code):
+        if not isinstance(code, str) or not _CARD_RE.fullmatch(code):
             raise ValueError(
                 f"invalid card {code!r}: expected a rank 6-9, T, J, Q, K or A followed by a suit S, H, D or C"
             )

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from engine_kit import deal_line, header, move_line, position_line, trumps_command
 
+from rules.cards import Card
 from rules.log import LogError, read_log, read_log_stream, stream_lines
 
 SPADES = [rank + "S" for rank in "6789TJQKA"]
@@ -534,3 +535,11 @@ def test_a_read_that_fails_part_way_is_a_read_error(monkeypatch: pytest.MonkeyPa
     result = CliRunner().invoke(app, ["replay", "game.jsonl", "--json"])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "cannot read game.jsonl: Input/output error\n"
+
+
+@pytest.mark.parametrize("code", ["AS\n", "as", "10S", "AS ", " AS", "ASS", "", "A"])
+def test_a_card_code_is_its_two_characters_and_nothing_else(code: str) -> None:
+    # Rules §1.2: any other spelling is no card; a final line feed too (Python's $ would let it through).
+    with pytest.raises(ValueError, match="invalid card"):
+        Card.parse(code)
+    assert str(Card.parse("AS")) == "AS"
