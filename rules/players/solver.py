@@ -550,7 +550,9 @@ class Solver:
         won, _, _, cut = self._wins(state, seat, 0, depth)
         return won, cut
 
-    def _wins(self, state: core.State, x: int, ply: int, depth: int) -> tuple[bool, int, int, bool]:
+    def _wins(
+        self, state: core.State, x: int, ply: int, depth: int, key: core.PositionKey | None = None
+    ) -> tuple[bool, int, int, bool]:
         """Whether seat ``x`` forces a win within ``depth`` plies.
 
         Returns the result, the proof height of a win, the shallowest path depth a not-win
@@ -562,7 +564,8 @@ class Solver:
         if self.boolean_nodes % _CHECK_EVERY == 0:
             self._check_limits()
         table = self.table[x]
-        key = state.key()
+        if key is None:
+            key = state.key()
         entry = table.get(key)
         if entry is not None:
             if entry >= 0:
@@ -594,7 +597,7 @@ class Solver:
                     won, child_height, child_depends, child_cut = False, 0, path[child], False
                 else:
                     path[child] = ply + 1
-                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
+                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach, child)
                     del path[child]
             undo(state, token)
             if is_or:
