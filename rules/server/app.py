@@ -332,7 +332,7 @@ class _Session:
         conn = self.conn
         try:
             while True:
-                text = await conn.queue.get()
+                text = await conn.next_text()
                 if text is None:
                     break
                 await self.ws.send_text(text)
@@ -501,11 +501,10 @@ class _Session:
         self.table = table
         self.hello = True
         table.connections.add(self.conn)
-        self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
-        for text in table.catch_up(seat, hello.last_seen):
-            self.conn.send(text)
+        answer = [Welcome(table=table.info(), seat=seat).model_dump_json(), *table.catch_up(seat, hello.last_seen)]
         if table.draw_agreed:
-            self.conn.send(table.draw_offer_text())
+            answer.append(table.draw_offer_text())
+        self.conn.greet(answer)
         table.announce_presence()
         table.take_lead(ask=True)  # a clock or computer seats run where the players are
 

@@ -189,6 +189,8 @@ class Connection:
         """The hash of the token this connection holds its seat with: the seat's credentials at hello."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._limit = limit
+        self._greeting = 0
+        """How many texts the answer to hello queued at once, allowed on top of the limit until they are sent."""
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
@@ -196,10 +198,25 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self._limit:
+        if self.queue.qsize() >= self._limit + self._greeting:
             self.drop(1008, "too slow: updates were not read")
             return
         self.queue.put_nowait(text)
+
+    def greet(self, texts: list[str]) -> None:
+        """Queue the answer to hello (the welcome and the catch-up) whatever the limit: the client cannot have read
+        any of it yet, so it is no sign of a slow reader (a catch-up holds at most the history's updates)."""
+        if self.closed:
+            return
+        for text in texts:
+            self.queue.put_nowait(text)
+        self._greeting = self.queue.qsize()
+
+    async def next_text(self) -> str | None:
+        """The next text to send (``None``: close), once there is one."""
+        if self.queue.empty():
+            self._greeting = 0  # the answer to hello is out: from now on only the limit counts
+        return await self.queue.get()
 
     def drop(self, code: int, reason: str) -> None:
         """Close after what is already queued has been sent."""
