@@ -466,7 +466,11 @@ class _Session:
         else:
             if table.match_over:
                 raise Refused("match_over", "the match is over")
-            if table.game is None or not table.game.is_over():
+            if table.game is None:  # no hand yet: nothing to be over
+                raise Refused(
+                    "no_game", "no hand has been played yet: the first starts by itself once every seat is taken"
+                )
+            if not table.game.is_over():
                 raise Refused("hand_not_over", "the current hand is not over yet")
             await table.commit(table.new_hand_record(), by="player")
 
