@@ -300,6 +300,8 @@ class Table:
         self._heard: dict[int, Record | None] = {}
         """Events other processes committed, as their notices brought them (by number), not yet applied."""
         self._must_read = False
+        self._revoked: list[tuple[Connection, str]] = []
+        """Connections whose seat the event being applied left or gave to another: closed once they have its update."""
         self.draw_agreed: set[int] = set()
         """The seats that agree to end the current hand drawn (rules §3.4.2): in memory only, ended by any event."""
 
@@ -315,7 +317,7 @@ class Table:
         return self.match.over
 
     def connected_seats(self) -> frozenset[int]:
-        return frozenset(conn.seat for conn in self.connections if conn.seat is not None and not conn.closed)
+        return frozenset(conn.seat for conn in self.connections if conn.seat is not None and self.holds_seat(conn))
 
     def seat_infos(self) -> list[SeatInfo]:
         connected = self.connected_seats()
@@ -481,16 +483,17 @@ class Table:
         self.draw_agreed = set()
 
     def _end_credentials(self, seat: int, reason: str) -> None:
-        """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current.
+        """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current, once
+        they have the update of this event (:meth:`_announce`): every connection gets it, the leaver's too.
 
         Every process applies every event of the tables it holds, so wherever the old holder is connected,
         its sockets close when the seat is left or taken over (and a move that races it is refused as
-        ``stale``: the event number is taken).
+        ``stale``: the event number is taken; from now on :meth:`holds_seat` refuses it anyway).
         """
         current = self.seats[seat].token_hash
-        for conn in list(self.connections):
-            if conn.seat == seat and conn.token_hash != current:
-                conn.drop(4000, reason)
+        self._revoked += [
+            (conn, reason) for conn in self.connections if conn.seat == seat and conn.token_hash != current
+        ]
 
     def holds_seat(self, conn: Connection) -> bool:
         """The connection's seat is still held with the token it said hello with."""
@@ -640,6 +643,9 @@ class Table:
         for conn in list(self.connections):
             text = texts.get(conn.seat)
             conn.send(text if text is not None else self.render(resync=False)[conn.seat])
+        revoked, self._revoked = self._revoked, []
+        for conn, reason in revoked:
+            conn.drop(4000, reason)
         self.kick()
         if self.connections:
             self.take_lead(ask=True)  # while the clock runs or a server move is due, led from elsewhere
