@@ -43,6 +43,7 @@ from rules.players import LEVELS, make_player
 from rules.players.solver import Solver
 from rules.server.bots import worker_started
 from rules.server.protocol import ErrorMessage, ProtocolError, loads_object
+from rules.server.store import StoreUnavailable
 from rules.server.tables import TableConfig, possible_table_id
 
 log = logging.getLogger("rules.server")
@@ -264,7 +265,10 @@ async def hand_log(request: Request) -> Response:
     if not (written.isascii() and written.isdigit()):
         return _error("bad_request", "the hand is a number: 1 for the first hand", 400)
     hand = int(written) if len(written.lstrip("0")) <= 18 else 0  # past int()'s digit limit: no hand of any table
-    stored = await request.app.state.hub.store.load(table_id) if possible_table_id(table_id) else None
+    try:
+        stored = await request.app.state.hub.store.load(table_id) if possible_table_id(table_id) else None
+    except StoreUnavailable:
+        return _error("unavailable", "the database cannot be reached right now; try again in a moment", 503)
     if stored is None:
         return _error("not_found", f"there is no table {table_id[:40]!r}", 404)
     game = await asyncio.to_thread(_hand_game, TableConfig.model_validate(stored.config), stored.events, hand)
