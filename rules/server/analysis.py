@@ -6,7 +6,7 @@ Routes (registered by :func:`routes`):
   their own, the whole state after it, the legal moves), or one line naming its first bad line;
 * ``POST /api/analysis`` ``{"log": TEXT}``: the evaluation of the position at the end of the log
   (see :mod:`rules.analysis`);
-* ``POST /api/analysis/move`` ``{"log": TEXT, "level": LEVEL}``: the computer's move there ("play on
+* ``POST /api/analysis/move?level=LEVEL`` ``{"log": TEXT}``: the computer's move there ("play on
   from here");
 * ``GET /api/tables/{id}/hands/{hand}/log``: a finished hand's log (public once the hand is over,
   as its seed is).
@@ -43,12 +43,18 @@ from rules.players import LEVELS, make_player
 from rules.players.solver import Solver
 from rules.server.bots import worker_started
 from rules.server.protocol import ErrorMessage, ProtocolError, loads_object
+from rules.server.store import StoreUnavailable
 from rules.server.tables import TableConfig, possible_table_id
 
 log = logging.getLogger("rules.server")
 
 MAX_LOG_BYTES = 512 * 1024
-"""The largest log accepted (a long duel's log is about 10 KB)."""
+"""The largest log accepted, in bytes of UTF-8 text (a long duel's log is about 10 KB)."""
+
+MAX_BODY_BYTES = 6 * MAX_LOG_BYTES + 1024
+"""The largest body read: a log of :data:`MAX_LOG_BYTES` as a JSON string, with room for the rest of the object. A log's
+lines are JSON, so each of their quotes is written ``\\"`` (two bytes), and a client may write any character as an
+escape (``\\u0001``: six bytes for one): the limit the docs give is the log's, whatever escaping its body uses."""
 
 MAX_WAITING = 16
 """Searches queued for the worker at most; past this a request is refused as busy."""
@@ -181,17 +187,20 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
 
 async def _log_text(request: Request) -> str:
     """The ``log`` of the request's JSON body, checked to replay (raises :class:`_BadRequest`)."""
+    too_large = _BadRequest("too_large", f"the log is larger than {MAX_LOG_BYTES // 1024} KB")
     data = b""
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_LOG_BYTES + 1024:
-            raise _BadRequest("too_large", f"the log is larger than {MAX_LOG_BYTES // 1024} KB")
+        if len(data) > MAX_BODY_BYTES:
+            raise too_large
     try:
         text = loads_object(data).get("log")
     except ProtocolError as error:
         raise _BadRequest(error.code, str(error)) from None
     if not isinstance(text, str):
         raise _BadRequest("bad_request", 'send {"log": TEXT}: the log\'s lines as one string')
+    if len(text) > MAX_LOG_BYTES or len(text.encode()) > MAX_LOG_BYTES:
+        raise too_large
     return text
 
 
@@ -251,16 +260,20 @@ async def play_on(request: Request) -> Response:
 async def hand_log(request: Request) -> Response:
     """A finished hand's log, rebuilt from the table's stored events."""
     table_id = request.path_params["table_id"]
-    try:
-        hand = int(request.path_params["hand"])
-    except ValueError:
+    written = request.path_params["hand"]
+    # ASCII digits only: int() would also read "+1", " 1", "0_1" and digits of other scripts.
+    if not (written.isascii() and written.isdigit()):
         return _error("bad_request", "the hand is a number: 1 for the first hand", 400)
-    stored = await request.app.state.hub.store.load(table_id) if possible_table_id(table_id) else None
+    hand = int(written) if len(written.lstrip("0")) <= 18 else 0  # past int()'s digit limit: no hand of any table
+    try:
+        stored = await request.app.state.hub.store.load(table_id) if possible_table_id(table_id) else None
+    except StoreUnavailable:
+        return _error("unavailable", "the database cannot be reached right now; try again in a moment", 503)
     if stored is None:
         return _error("not_found", f"there is no table {table_id[:40]!r}", 404)
     game = await asyncio.to_thread(_hand_game, TableConfig.model_validate(stored.config), stored.events, hand)
     if game is None:
-        return _error("not_found", f"this table has no hand {hand}", 404)
+        return _error("not_found", f"this table has no hand {written[:40]}", 404)
     if not game.is_over():
         return _error("hand_not_over", f"hand {hand} is not over yet: its log is public once it is", 409)
     text = "".join(line + "\n" for line in log_lines(game))

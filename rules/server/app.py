@@ -332,7 +332,7 @@ class _Session:
         conn = self.conn
         try:
             while True:
-                text = await conn.queue.get()
+                text = await conn.next_text()
                 if text is None:
                     break
                 await self.ws.send_text(text)
@@ -466,7 +466,11 @@ class _Session:
         else:
             if table.match_over:
                 raise Refused("match_over", "the match is over")
-            if table.game is None or not table.game.is_over():
+            if table.game is None:  # no hand yet: nothing to be over
+                raise Refused(
+                    "no_game", "no hand has been played yet: the first starts by itself once every seat is taken"
+                )
+            if not table.game.is_over():
                 raise Refused("hand_not_over", "the current hand is not over yet")
             await table.commit(table.new_hand_record(), by="player")
 
@@ -501,11 +505,10 @@ class _Session:
         self.table = table
         self.hello = True
         table.connections.add(self.conn)
-        self.conn.send(Welcome(table=table.info(), seat=seat).model_dump_json())
-        for text in table.catch_up(seat, hello.last_seen):
-            self.conn.send(text)
+        answer = [Welcome(table=table.info(), seat=seat).model_dump_json(), *table.catch_up(seat, hello.last_seen)]
         if table.draw_agreed:
-            self.conn.send(table.draw_offer_text())
+            answer.append(table.draw_offer_text())
+        self.conn.greet(answer)
         table.announce_presence()
         table.take_lead(ask=True)  # a clock or computer seats run where the players are
 

@@ -199,7 +199,7 @@ class Hub:
                 if possible_table_id(table_id):
                     await self.store.follow(table_id)  # before it is read: no event of it goes unheard
                 stored = await self._stored(table_id)
-                if len(self.tables) >= self.settings.max_tables:
+                if self.full():
                     raise Refused(
                         "too_many_tables", "the server holds as many tables as it can right now; try again later"
                     )
@@ -262,6 +262,11 @@ class Hub:
                 if not table.asleep:
                     yield table
                     return
+
+    def full(self) -> bool:
+        """This process holds ``max_tables`` unfinished tables: it creates and wakes no more (a finished match it still
+        holds, say one being watched, takes no room: it leaves memory once nobody uses it)."""
+        return sum(1 for table in self.tables.values() if not table.match_over) >= self.settings.max_tables
 
     def open_tables(self) -> list[Table]:
         """Tables in memory whose match is not over, newest first."""
@@ -364,7 +369,7 @@ class Hub:
         for table_id in await self.store.claim_orphans(set(self.tables)):
             try:
                 async with self._lock:
-                    if table_id in self.tables or len(self.tables) >= self.settings.max_tables:
+                    if table_id in self.tables or self.full():
                         await self.store.release_lead(table_id)
                         continue
                     await self.store.follow(table_id)
@@ -434,8 +439,7 @@ class Hub:
     async def create(self, request: CreateTable, creator: str) -> TableCreated:
         config = TableConfig.of(request)
         async with self._lock:
-            live = self.open_tables()
-            if len(live) >= self.settings.max_tables:
+            if self.full():
                 raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
             limit = self.settings.max_tables_per_client
             table_id = secrets.token_urlsafe(6)

@@ -189,6 +189,8 @@ class Connection:
         """The hash of the token this connection holds its seat with: the seat's credentials at hello."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._limit = limit
+        self._greeting = 0
+        """How many texts the answer to hello queued at once, allowed on top of the limit until they are sent."""
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
@@ -196,10 +198,25 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self._limit:
+        if self.queue.qsize() >= self._limit + self._greeting:
             self.drop(1008, "too slow: updates were not read")
             return
         self.queue.put_nowait(text)
+
+    def greet(self, texts: list[str]) -> None:
+        """Queue the answer to hello (the welcome and the catch-up) whatever the limit: the client cannot have read
+        any of it yet, so it is no sign of a slow reader (a catch-up holds at most the history's updates)."""
+        if self.closed:
+            return
+        for text in texts:
+            self.queue.put_nowait(text)
+        self._greeting = self.queue.qsize()
+
+    async def next_text(self) -> str | None:
+        """The next text to send (``None``: close), once there is one."""
+        if self.queue.empty():
+            self._greeting = 0  # the answer to hello is out: from now on only the limit counts
+        return await self.queue.get()
 
     def drop(self, code: int, reason: str) -> None:
         """Close after what is already queued has been sent."""
@@ -283,6 +300,8 @@ class Table:
         self._heard: dict[int, Record | None] = {}
         """Events other processes committed, as their notices brought them (by number), not yet applied."""
         self._must_read = False
+        self._revoked: list[tuple[Connection, str]] = []
+        """Connections whose seat the event being applied left or gave to another: closed once they have its update."""
         self.draw_agreed: set[int] = set()
         """The seats that agree to end the current hand drawn (rules §3.4.2): in memory only, ended by any event."""
 
@@ -298,7 +317,7 @@ class Table:
         return self.match.over
 
     def connected_seats(self) -> frozenset[int]:
-        return frozenset(conn.seat for conn in self.connections if conn.seat is not None and not conn.closed)
+        return frozenset(conn.seat for conn in self.connections if conn.seat is not None and self.holds_seat(conn))
 
     def seat_infos(self) -> list[SeatInfo]:
         connected = self.connected_seats()
@@ -464,16 +483,17 @@ class Table:
         self.draw_agreed = set()
 
     def _end_credentials(self, seat: int, reason: str) -> None:
-        """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current.
+        """Close (4000) this process's connections to ``seat`` that hold it with a token no longer current, once
+        they have the update of this event (:meth:`_announce`): every connection gets it, the leaver's too.
 
         Every process applies every event of the tables it holds, so wherever the old holder is connected,
         its sockets close when the seat is left or taken over (and a move that races it is refused as
-        ``stale``: the event number is taken).
+        ``stale``: the event number is taken; from now on :meth:`holds_seat` refuses it anyway).
         """
         current = self.seats[seat].token_hash
-        for conn in list(self.connections):
-            if conn.seat == seat and conn.token_hash != current:
-                conn.drop(4000, reason)
+        self._revoked += [
+            (conn, reason) for conn in self.connections if conn.seat == seat and conn.token_hash != current
+        ]
 
     def holds_seat(self, conn: Connection) -> bool:
         """The connection's seat is still held with the token it said hello with."""
@@ -623,6 +643,9 @@ class Table:
         for conn in list(self.connections):
             text = texts.get(conn.seat)
             conn.send(text if text is not None else self.render(resync=False)[conn.seat])
+        revoked, self._revoked = self._revoked, []
+        for conn, reason in revoked:
+            conn.drop(4000, reason)
         self.kick()
         if self.connections:
             self.take_lead(ask=True)  # while the clock runs or a server move is due, led from elsewhere

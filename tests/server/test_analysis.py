@@ -56,6 +56,22 @@ def test_a_bad_log_is_refused_in_one_line_naming_its_line(server: Server) -> Non
     assert server.post("/api/analysis", b"not json")[0] == 400
 
 
+def test_a_log_of_up_to_512_kb_is_read_however_its_json_escapes_it(server: Server) -> None:
+    """docs/protocol.md: the board's bodies "may hold a log of up to 512 KB". A log's lines are JSON, so each of their
+    quotes takes two bytes in the body: 430 KB of log make a body of about 540 KB, which is still read (and refused
+    for what the log says, not for its size); a log over 512 KB is ``too_large``, however short its body."""
+    line = '{"type": "lead", "seat": 1, "card": "6D"}\n'
+    log = line * (430 * 1024 // len(line))
+    body = json.dumps({"log": log}).encode()
+    assert len(body) > 512 * 1024 + 1024
+    status, error = server.post("/api/replay", body)
+    assert (status, error["code"]) == (400, "bad_log"), error
+    assert error["message"].startswith("line 1:")
+    status, error = server.post("/api/replay", {"log": "x" * (512 * 1024 + 1)})
+    assert (status, error["code"]) == (413, "too_large")
+    assert "512 KB" in error["message"]
+
+
 def test_positions_are_evaluated_exactly_near_the_end_and_estimated_before(server: Server) -> None:
     plies = len(DUEL.splitlines()) - 1
     status, early = server.post("/api/analysis", {"log": _prefix(DUEL, 4)})
@@ -121,5 +137,12 @@ def test_a_finished_hand_of_a_table_gives_its_log_and_an_unfinished_one_does_not
     assert status == 409 and json.loads(text)["code"] == "hand_not_over"
     assert _text(f"{server.http}/api/tables/{table_id}/hands/9/log")[0] == 404
     assert _text(f"{server.http}/api/tables/nope/hands/1/log")[0] == 404
+    # The hand is a number of ASCII digits, as written in the docs: no sign, space, "_" or digits of another script
+    # (which Python's int() would read as 1, 10 or 1).
+    for written in ("+1", "%201", "1%20", "0_1", "%D9%A1", "-1", "1.0", "x"):
+        status, text = _text(f"{server.http}/api/tables/{table_id}/hands/{written}/log")
+        assert (status, json.loads(text)["code"]) == (400, "bad_request"), written
+    status, text = _text(f"{server.http}/api/tables/{table_id}/hands/{'9' * 5000}/log")
+    assert (status, json.loads(text)["code"]) == (404, "not_found")
     status, page = _text(f"{server.http}/replay")
     assert status == 200 and "/static/js/replay.js" in page

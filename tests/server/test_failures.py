@@ -15,7 +15,7 @@ from starlette.exceptions import StarletteDeprecationWarning
 from rules.server import bots
 from rules.server.app import create_app
 from rules.server.limits import Settings
-from rules.server.store import EventStore, StoreError
+from rules.server.store import EventStore, StoreError, StoreUnavailable
 
 with warnings.catch_warnings():  # this Starlette would rather use httpx2, which is not installed here
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -87,3 +87,21 @@ def test_a_refused_write_leaves_the_table_as_it_was(client: TestClient, monkeypa
         ws.send_json({"type": "move", "event": move, "last_seen": seen})  # the same move, now stored
         played = _updates_until(ws, lambda m: True)
         assert played["event_no"] == seen + 1 and played["event"] == move
+
+
+def test_every_request_that_reads_the_database_answers_503_while_it_cannot_be_reached(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/protocol.md: `unavailable` 503, "the database cannot be reached right now: try again", for every HTTP
+    request that needs it, the analysis board's hand logs too (they read the table's events from the database)."""
+    table_id = client.post("/api/tables", json={"players": 2}).json()["table"]["id"]
+
+    async def unreachable(self: EventStore, table_id: str) -> None:
+        raise StoreUnavailable("the database does not answer")
+
+    monkeypatch.setattr(EventStore, "load", unreachable)
+    for path in ("/api/tables/sleeping", f"/api/tables/{table_id}/hands/1/log"):
+        answer = client.get(path)
+        assert (answer.status_code, answer.json()["code"]) == (503, "unavailable"), (path, answer.text)
+    answer = client.post("/api/tables/sleeping/join", json={})
+    assert (answer.status_code, answer.json()["code"]) == (503, "unavailable")

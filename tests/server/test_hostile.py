@@ -155,6 +155,39 @@ def test_tokens_are_checked(server: Server) -> None:
     assert status == 403, "a token is void once its seat is left"
 
 
+def test_the_answer_to_hello_is_never_too_much_for_the_smallest_send_queue(tmp_path: Path) -> None:
+    """TRUMPS_SEND_QUEUE may be 1 (docs/protocol.md: at least 1), the texts a slow reader may have waiting. The answer
+    to a hello (the welcome, the resync or the exact catch-up, the presence that follows) is sent at once, before the
+    client could read any of it: it must not count as a reader falling behind and close a client that reads."""
+    server = Server(tmp_path / "queue.sqlite3", TRUMPS_SEND_QUEUE="1").start()
+    try:
+        table_id, token0, token1 = new_duel(server)
+        url = f"{server.ws}/ws/tables/{table_id}"
+
+        async def scenario() -> None:
+            ana, bo = Seat(url, token0, 0), Seat(url, token1, 1)
+            await ana.connect()
+            assert (await ana.update())["resync"]
+            await still_served(ana)
+            seen = ana.event_no
+            await ana.close()
+            await bo.connect()
+            await bo.update()
+            await bo.play_one()  # the first trump choice is seat 1's
+            await bo.update()
+            assert server.post(f"/api/tables/{table_id}/leave", {"token": token1})[0] == 200
+            await ana.connect(last_seen=seen)
+            caught_up = [await ana.update(), await ana.update()]
+            numbers = [(update["event_no"], update["resync"]) for update in caught_up]
+            assert numbers == [(seen + 1, False), (seen + 2, False)]
+            await still_served(ana)
+            await ana.close()
+
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
 def test_abusive_connections_are_closed_cleanly(strict: Server) -> None:
     table_id, token0, token1 = new_duel(strict)
     url = f"{strict.ws}/ws/tables/{table_id}"

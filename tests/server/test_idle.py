@@ -214,6 +214,34 @@ def test_waking_a_table_is_refused_in_words_when_memory_is_full(tmp_path: Path) 
         assert sleeper["table"]["id"] not in hub.tables and len(hub.tables) == 1
 
 
+def test_a_finished_match_in_memory_does_not_count_against_max_tables(tmp_path: Path) -> None:
+    """docs/protocol.md: --max-tables counts the *unfinished* tables in a process's memory, for a create (as it did)
+    and for waking a sleeping table alike: a finished match still held (someone watches it) takes no room."""
+    with _served(tmp_path / "finished.sqlite3", max_tables=1) as (client, hub):
+        sleeper = client.post("/api/tables", json={}).json()
+        _until(lambda: not hub.tables, "putting the table to sleep")
+        over = client.post("/api/tables", json={"match_hands": 1, "computer": [{"seat": 1, "level": "easy"}]}).json()
+        with client.websocket_connect(f"/ws/tables/{over['table']['id']}") as ws:
+            ws.send_json({"type": "hello", "token": over["token"], "last_seen": None})
+            update = _receive(ws)
+            # Resigned when it is seat 0's turn in play: nothing else can happen meanwhile (no stale)
+            while not (update["view"] and update["view"]["phase"] not in ("trump_choice", "deal", "over")):
+                view = update["view"]
+                if view and view["legal_moves"] and view["phase"] == "trump_choice":
+                    ws.send_json({"type": "move", "event": view["legal_moves"][0], "last_seen": update["event_no"]})
+                update = _receive(ws)
+            while update["view"]["to_act"] != 0:
+                update = _receive(ws)
+            ws.send_json({"type": "resign", "last_seen": update["event_no"]})
+            while update["status"] != "finished":
+                update = _receive(ws)
+            assert list(hub.tables) == [over["table"]["id"]]  # held: it is watched
+            with client.websocket_connect(f"/ws/tables/{sleeper['table']['id']}") as woken:
+                woken.send_json({"type": "hello", "token": sleeper["token"], "last_seen": None})
+                assert _receive(woken, "welcome")["seat"] == 0
+                assert sleeper["table"]["id"] in hub.tables
+
+
 def test_a_database_of_the_previous_version_is_brought_up_to_date(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     old = sqlite3.connect(db)

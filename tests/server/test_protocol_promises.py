@@ -357,3 +357,50 @@ def test_the_lobby_of_another_process_says_playing_once_every_seat_is_taken() ->
     tables.heard("abc", 4, {"type": "hand_started", "hand": 1, "dealer": 0, "seed": "1", "by": "server"})
     tables.heard("abc", 5, {"type": "seat_freed", "seat": 0, "by": "player"})
     assert (tables.infos()[0].status, tables.infos()[0].hand) == ("playing", 1)  # a seat left during the match
+
+
+def test_next_hand_before_the_first_hand_is_no_game(server: Server) -> None:
+    """docs/protocol.md: `no_game` is "nothing to play", `hand_not_over` "the hand is still on". Before the first hand
+    (a seat still free) there is no hand to be over: `next_hand` gets `no_game`, and nothing starts."""
+    _, created = server.post("/api/tables", {"players": 2})
+    table_id = created["table"]["id"]
+
+    async def scenario() -> None:
+        seat = Seat(f"{server.ws}/ws/tables/{table_id}", created["token"], 0)
+        await seat.connect()
+        await seat.update()
+        refused = await first_error(seat, {"type": "next_hand", "last_seen": seat.event_no})
+        assert (refused["code"], refused["event_no"]) == ("no_game", seat.event_no), refused
+        assert "starts by itself" in refused["message"]
+        await still_served(seat)
+        await seat.close()
+
+    asyncio.run(scenario())
+    assert server.get(f"/api/tables/{table_id}")[1]["hand"] == 0
+
+
+def test_the_leavers_own_connection_gets_the_seat_freed_update_before_it_closes(server: Server) -> None:
+    """docs/protocol.md, *Leaving a seat*: `seat_freed` "takes the next event number and every connection gets its
+    update", and the connections that held the seat are closed (4000): the leaver's page (another tab of it) hears
+    the event it made, in which the seat reads free and nobody's, before its close."""
+    table_id, token0, token1 = new_duel(server)
+    url = f"{server.ws}/ws/tables/{table_id}"
+
+    async def scenario() -> None:
+        stayer, leaver = Seat(url, token0, 0), Seat(url, token1, 1)
+        for seat in (stayer, leaver):
+            await seat.connect()
+            await seat.update()
+        seen = leaver.event_no
+        assert (await asyncio.to_thread(server.post, f"/api/tables/{table_id}/leave", {"token": token1}))[0] == 200
+        for seat in (stayer, leaver):
+            update = await seat.update()
+            assert (update["event_no"], update["event"]) == (seen + 1, {"type": "seat_freed", "seat": 1})
+            assert update["seats"][1]["kind"] == "free" and not update["seats"][1]["connected"], update["seats"]
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await leaver.receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        await stayer.close()
+
+    asyncio.run(scenario())
