@@ -73,8 +73,9 @@ def _nginx(tmp_path: Path, servers: list[Server], workers: str = "auto") -> tupl
 def test_every_location_forwards_the_clients_address_host_and_scheme() -> None:
     """A location with a proxy_set_header of its own drops the server block's: each one must say all three."""
     locations = re.findall(r"location [^{]*\{(.*?)\n        \}", CONFIG.read_text(), re.S)
-    assert len(locations) == 3
-    for body in locations:
+    proxied = [body for body in locations if "proxy_pass" in body]
+    assert len(proxied) == 4 and len(locations) == 5  # and the one that answers a body over the limit
+    for body in proxied:
         # $remote_addr, not $proxy_add_x_forwarded_for: nginx is the edge, the client's own header is dropped
         for header in ("Host $host", "X-Forwarded-For $remote_addr", "X-Forwarded-Proto $scheme"):
             assert f"proxy_set_header {header};" in body, body
@@ -154,6 +155,14 @@ def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(t
                 await held.close()
 
         asyncio.run(sockets())
+
+        # The analysis board takes a log of up to 512 KB (docs/protocol.md): nginx lets such a body through to the
+        # server, and answers any other body over its own limit as the server would, in JSON.
+        padded = json.dumps({"type": "start", "format": 1, "players": 2, "dealer": 0, "padding": "x" * 200_000})
+        status, answer = proxy.post("/api/replay", {"log": padded + "\n"})
+        assert (status, len(answer["plies"])) == (200, 1), answer
+        status, answer = proxy.post("/api/tables", {"players": 2, "padding": "x" * 100_000})
+        assert (status, answer["type"], answer["code"]) == (413, "error", "too_large"), answer
     finally:
         nginx.terminate()
         nginx.wait(10)
