@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     handlers = {404: _http_error, 405: _http_error, Exception: _internal_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    app.router.redirect_slashes = False  # /api/tables/ is no path of the protocol: 404, not a redirect to another
     app.state.hub = hub
     app.state.analysis = board
     app.add_middleware(_RequestLog)

@@ -446,7 +446,8 @@ def test_escaping_inputs_are_refused_as_the_protocol_says(kind: str, tmp_path: P
             assert (status, error["code"]) == (400, "bad_json")
         status, error = server.post("/api/tables", b'{"players": 2, "name": "\\ud800"}')
         assert (status, error["code"]) == (400, "bad_json") and "surrogate" in error["message"]
-        for path in ("/api/tables/%00", "/api/tables/a%00b", "/api/tables/%00/join", "/api/tables/%00/hands/1/log"):
+        odd = ("/api/tables/%00", "/api/tables/a%00b", "/api/tables/%00/join", "/api/tables/%00/hands/1/log")
+        for path in (*odd, "/api/tables/", f"/api/tables/{table_id}/", "/replay/"):  # no redirect to another path
             status, error = server.post(path, {}) if path.endswith("join") else server.get(path)
             assert (status, error["code"]) == (404, "not_found"), (path, error)
 
