@@ -291,6 +291,8 @@ class Table:
         self._history: deque[tuple[int, dict[int | None, str]]] = deque(maxlen=settings.history)
         self._driving = False
         self._timer: asyncio.TimerHandle | None = None
+        self._due: tuple[Game, int] | None = None
+        """The move the clock runs for: the game, and how many events it had when that move became due."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._claiming = False
         self._asking = False
@@ -846,20 +848,27 @@ class Table:
         return True
 
     def _set_clock(self) -> None:
+        """After an event: a full clock for a move that has just become due. A seat taken or freed while a move
+        is due leaves its deadline as it was: the clock gives seconds per move (docs/protocol.md)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.deadline = None
+        previous, deadline = self._due, self.deadline
+        self._due = self.deadline = None
         game = self.game
         if self.config.clock is None or game is None or game.is_over():
             return
         seat = game.to_act
         if seat is None or self.seats[seat].kind == "computer":
             return
-        self.deadline = time.time() + self.config.clock
+        due = (game, len(game.events))
+        same_move = previous is not None and previous[0] is game and previous[1] == due[1]
+        if deadline is None or not same_move:
+            deadline = time.time() + self.config.clock
+        self._due, self.deadline = due, deadline
         seen = self.event_no
         self._timer = asyncio.get_running_loop().call_later(
-            self.config.clock, lambda: self._spawn(self._time_out(seen))
+            max(0.0, deadline - time.time()), lambda: self._spawn(self._time_out(seen))
         )
 
     async def _time_out(self, seen: int) -> None:

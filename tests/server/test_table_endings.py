@@ -1,4 +1,4 @@
-"""Resigning and draw offers at the online table (rules §3.4, docs/protocol.md), in-process over WebSockets."""
+"""Resigning, draw offers and the clock at the online table (rules §3.4, docs/protocol.md), in-process."""
 
 from __future__ import annotations
 
@@ -153,3 +153,22 @@ def test_the_computer_answers_an_offer_by_its_rule(tmp_path: Path) -> None:
         else:
             offer = person.next("draw_offered")
             assert (offer["agreed"], offer["declined"]) == ([], 1)
+
+
+def test_a_seat_taken_or_freed_while_a_move_is_due_leaves_its_clock_as_it_was(tmp_path: Path) -> None:
+    # The clock gives seconds per move (docs/protocol.md): a seat event is no move, so the deadline stays.
+    with _client(tmp_path) as client, ExitStack() as sockets:
+        table_id, tokens = _table(client, clock=60)
+        players = [Player(client, sockets, table_id, token) for token in tokens]
+        _to_play(players)
+        due = players[0].last["deadline"]
+        assert due is not None
+        (mover, _), (_, waiting_token) = sorted(
+            zip(players, tokens, strict=True), key=lambda pair: pair[0].last["view"]["to_act"] != pair[0].seat
+        )
+        left = client.post(f"/api/tables/{table_id}/leave", json={"token": waiting_token}).json()
+        assert left["type"] == "left"
+        freed = mover.next("update")
+        assert (freed["event"]["type"], freed["deadline"]) == ("seat_freed", due)
+        mover.send("move", event=mover.last["view"]["legal_moves"][0])
+        assert mover.next("update")["deadline"] > due  # the next move has a clock of its own
