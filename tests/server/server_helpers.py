@@ -15,6 +15,7 @@ from typing import Any
 import psycopg
 import websockets
 from serving import ServedProcess
+from websockets.exceptions import ConnectionClosed
 
 from rules.events import parse_event
 from rules.game import Game
@@ -125,6 +126,14 @@ class Seat:
             assert message["event_no"] >= self.event_no, "presence comes after the updates it belongs to"
             self.presences.append(message)
         return message
+
+    async def close_code(self, timeout: float = 10) -> int | None:
+        """Read every message until the server closes the connection; the code it closed with."""
+        try:
+            while True:
+                await self.receive(timeout)
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd is not None else None
 
     async def update(self, timeout: float = 10) -> dict[str, Any]:
         while True:
