@@ -264,6 +264,8 @@ def _describe(error: dict[str, Any], kind: str) -> str:
         message = "missing"
     elif error["type"] == "int_type" and isinstance(error["input"], _LongInteger):
         message = f"out of range: an integer of {error['input'].digits} digits"
+    elif error["type"] == "value_error":  # a check of the model's own: its reason, without pydantic's "Value error, "
+        message = str(error["ctx"]["error"])
     else:
         message = error["msg"]
     return f"{where}: {message}" if where else message

@@ -20,7 +20,7 @@ def test_a_dealer_who_is_no_seat_is_refused_with_one_reason(players: int, dealer
         RuleSet(players=players, dealer=dealer)
     with pytest.raises(Refused) as table:
         TableConfig.of(CreateTable(players=players, dealer=dealer))
-    assert str(header.value) == f"invalid start event: Value error, {reason}"
+    assert str(header.value) == f"invalid start event: {reason}"
     assert rule_set.value.errors()[0]["msg"] == f"Value error, {reason}"
     assert str(table.value) == reason
 
