@@ -578,14 +578,13 @@ class Solver:
         if plies_to_go_out(state.hands[x].bit_count(), is_or, state.phase) > depth:
             return False, 0, UNBOUNDED, True
         path = self._path
-        apply, undo = core.apply, core.undo
         depends = UNBOUNDED
         height = 0
         cut = False
         moves = self._guided_order(state, x, is_or) if ply < GUIDED_PLIES and self.proof_numbers else _order(state)
         for index, move in enumerate(moves):
             reach = depth - 1 - REDUCTION * min(index, 2) if is_or else depth - 1
-            token = apply(state, move)
+            token = core.apply(state, move)
             outcome = state.outcome
             if outcome is not None:
                 won, child_height, child_depends, child_cut = core.won(outcome, x), 0, UNBOUNDED, False
@@ -599,7 +598,7 @@ class Solver:
                     path[child] = ply + 1
                     won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach, child)
                     del path[child]
-            undo(state, token)
+            core.undo(state, token)
             if is_or:
                 if won:
                     table[key] = child_height + 1

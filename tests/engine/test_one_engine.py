@@ -132,8 +132,8 @@ def test_a_failing_rule_shows_the_line_of_the_committed_module_that_called_it(mo
 
 
 def test_the_real_rules_play_through_the_committed_module_as_the_table_writes_it() -> None:
-    assert core.RULES.why_interpreted is None
-    assert (core.apply, core.legal_mask, core.legal_moves) == (
+    assert core.RULES.why_interpreted is None and core.GENERATED
+    assert (core.RULES.apply, core.RULES.legal_mask, core.RULES.legal_moves) == (
         generated_step.apply,
         generated_step.legal_mask,
         generated_step.legal_moves,
