@@ -190,7 +190,7 @@ def key_of(to_act: int, phase: int, hands: list[int], pile: tuple[int, ...]) -> 
     >>> key_of(1, RESPOND, [0b1, 0b110], (9, 30))
     (1, 3, 1, 6, 9, 30)
     """
-    return (to_act, phase, *hands, *pile)
+    return (to_act, phase) + tuple(hands) + pile
 
 
 def key_parts(key: PositionKey, players: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
