@@ -465,7 +465,7 @@ class Solver:
         for entries in self.table:
             for key in [key for key, entry in entries.items() if entry < 0]:
                 del entries[key]
-        self._forget_at = max(self.max_entries, len(self.table[0]) + len(self.table[1]) + self.max_entries // 2)
+        self._forget_at = max(self.max_entries, self.stored + self.max_entries // 2)
 
     def _value(self, state: core.State, seat: int, may_win: bool = True) -> int:
         """``V*`` for ``seat``: the proof-number and the exact search take turns, budgets doubling, till one answers.
@@ -553,7 +553,7 @@ class Solver:
     def _wins(
         self, state: core.State, x: int, ply: int, depth: int, key: core.PositionKey | None = None
     ) -> tuple[bool, int, int, bool]:
-        """Whether seat ``x`` forces a win within ``depth`` plies.
+        """Whether seat ``x`` forces a win within ``depth`` plies (``key``: the position's, if the caller has it).
 
         Returns the result, the proof height of a win, the shallowest path depth a not-win
         leaned on, and whether a not-win met the depth bound (then it is not exact).
