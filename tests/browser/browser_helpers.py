@@ -261,8 +261,15 @@ def _play(url: str, match_hands: int | None) -> tuple[str, str, dict[str, Any]] 
     # The synchronous client: Playwright's sync API keeps an asyncio loop running in this thread.
     with connect(f"{url.replace('http', 'ws')}/ws/tables/{table_id}", max_size=2**22) as ws:
         ws.send(json.dumps({"type": "hello", "token": token, "last_seen": None}))
+        sent = ""
         while True:
             message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "error" and message["code"] == "rate_limited" and sent:
+                # Moving as fast as the computer answers can outrun the server's rate over a long hand: the move
+                # was ignored (docs/protocol.md), so it goes again once the budget has refilled a little.
+                time.sleep(0.1)
+                ws.send(sent)
+                continue
             if message["type"] != "update":
                 assert message["type"] in ("welcome", "presence"), message
                 continue
@@ -273,7 +280,8 @@ def _play(url: str, match_hands: int | None) -> tuple[str, str, dict[str, Any]] 
             if view and view["legal_moves"] and view["to_act"] == 0:
                 move = player.choose(View.model_validate(view))
                 event = move.model_dump(mode="json", exclude_none=True)
-                ws.send(json.dumps({"type": "move", "event": event, "last_seen": message["event_no"]}))
+                sent = json.dumps({"type": "move", "event": event, "last_seen": message["event_no"]})
+                ws.send(sent)
 
 
 def sit_at(page: Page, url: str, table_id: str, token: str, seat: int = 0) -> None:
