@@ -41,11 +41,12 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def hand_end_problem(hand_end: dict[str, Any], published: str | None = None) -> str | None:
+def hand_end_problem(hand_end: dict[str, Any], published: str | None = None, dealer: int | None = None) -> str | None:
     """What is wrong with a ``hand_end`` message (seed, hash, deal, log), or ``None`` if it all checks out.
 
-    ``published`` is the ``seed_hash`` announced when the hand started (``hand_started``); without
-    it only the message's own consistency is checked, not that the seed was fixed beforehand.
+    ``published`` is the ``seed_hash`` and ``dealer`` the dealer announced when the hand started
+    (``hand_started``); without them only the message's own consistency is checked, not that the
+    seed and the dealer were fixed beforehand (deals.md, *Checking a hand*).
     """
     seed = hand_end["seed"]
     if not isinstance(seed, str) or not re.fullmatch(r"0|[1-9][0-9]*", seed, flags=re.ASCII):
@@ -58,6 +59,8 @@ def hand_end_problem(hand_end: dict[str, Any], published: str | None = None) -> 
         game = read_log([json.dumps(line) for line in hand_end["log"]])
     except LogError as error:
         return f"the log does not replay: {error}"
+    if dealer is not None and game.rules.dealer != dealer:
+        return f"the log's dealer is seat {game.rules.dealer}, not the seat {dealer} announced"
     deals = [line for line in hand_end["log"] if line.get("type") == "deal"]
     if len(deals) != 1:
         return "the log has no deal"

@@ -140,6 +140,10 @@ def test_a_hand_is_checked_against_the_hash_published_when_it_started() -> None:
     }
     assert hand_end_problem(swapped) is None  # consistent on its own
     assert hand_end_problem(swapped, published=published) == "the hash is not the one published when the hand started"
+    # The dealer announced at the start is the log's (deals.md, step 3): a log dealt by the other seat is caught.
+    assert hand_end_problem(hand_end, published=published, dealer=0) is None
+    problem = hand_end_problem(hand_end, published=published, dealer=1)
+    assert problem == "the log's dealer is seat 0, not the seat 1 announced"
     for written in ("0" + str(seed), "+" + str(seed), str(seed) + " ", "٧"):
         problem = hand_end_problem({**hand_end, "seed": written, "seed_hash": seed_hash(written)})
         assert problem == "the seed is not written in decimal digits without leading zeros", written
