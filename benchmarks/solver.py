@@ -58,7 +58,7 @@ from collections.abc import Iterator
 
 import rules.native
 from rules import core
-from rules.players.greedy import heuristic_move
+from rules.players.greedy import heuristic_move, noisy_move
 from rules.players.solver import Solver, SolverLimit, hand_cards
 
 
@@ -118,11 +118,7 @@ def playouts(state: core.State, games: int, rng: random.Random) -> tuple[int, in
         game = state.copy()
         plies = 0
         while game.outcome is None:
-            if rng.random() < PLAYOUT_NOISE:
-                move = rng.choice(core.legal_moves(game))
-            else:
-                move = heuristic_move(game, game.hands)
-            core.apply(game, move)
+            core.apply(game, noisy_move(game, rng, PLAYOUT_NOISE))
             plies += 1
         result = core.returns(game)[seat]
         won += result > 0

@@ -636,14 +636,13 @@ if RULES.why_interpreted is not None:  # most often the table was edited and the
 
 fire = RULES.fire
 
-if RULES.why_interpreted is None:
-    from rules import generated_step  # after the rules it calls, which it imports from this module
-
 GENERATED: Final = RULES.why_interpreted is None
 """Whether :func:`apply`, :func:`legal_mask` and :func:`legal_moves` play through :mod:`rules.generated_step`.
 
 They are functions, not :data:`RULES`' own attributes, so that compiled callers (the solver, on the native path)
 call them, and they the generated step, directly rather than as Python objects: 14% fewer instructions a node."""
+if GENERATED:
+    from rules import generated_step  # after the rules it calls, which it imports from this module
 
 
 def apply(state: State, move: int) -> Undo:

@@ -91,6 +91,16 @@ def heuristic_move(state: core.State, possible: Sequence[int]) -> int:
     return best
 
 
+def noisy_move(state: core.State, rng: random.Random, noise: float) -> int:
+    """The greedy move of the seat to act, or with probability ``noise`` a random legal one.
+
+    What playouts play: MCTS's rollouts and the solver benchmark's games.
+    """
+    if rng.random() < noise:
+        return rng.choice(core.legal_moves(state))
+    return heuristic_move(state, state.hands)
+
+
 def possible_masks(view: View, state: core.State) -> list[int]:
     """Per seat, the cards it may hold as this seat sees it: exact in the duel, known + unseen otherwise."""
     if view.players == 2:

@@ -25,7 +25,7 @@ import time
 
 from rules import core
 from rules.events import Event
-from rules.players.greedy import heuristic_move
+from rules.players.greedy import noisy_move
 from rules.players.knowledge import event_of, sample_state
 from rules.players.random_player import choose_trump
 from rules.state import View
@@ -80,11 +80,7 @@ def rollout(state: core.State, rng: random.Random, plies: int = ROLLOUT_PLIES) -
     for _ in range(plies):
         if state.outcome is not None:
             break
-        if rng.random() < ROLLOUT_NOISE:
-            move = rng.choice(core.legal_moves(state))
-        else:
-            move = heuristic_move(state, state.hands)
-        core.apply(state, move)
+        core.apply(state, noisy_move(state, rng, ROLLOUT_NOISE))
     return evaluate(state)
 
 

@@ -266,7 +266,7 @@ class Hub:
     def full(self) -> bool:
         """This process holds ``max_tables`` unfinished tables: it creates and wakes no more (a finished match it still
         holds, say one being watched, takes no room: it leaves memory once nobody uses it)."""
-        return sum(1 for table in self.tables.values() if not table.match_over) >= self.settings.max_tables
+        return len(self.open_tables()) >= self.settings.max_tables
 
     def open_tables(self) -> list[Table]:
         """Tables in memory whose match is not over, newest first."""
