@@ -43,29 +43,29 @@ from rules.table import STATES, TRANSITIONS
 # Phases: the table's states, numbered for speed. PHASE_NAMES gives their names. The last three
 # are transient (left within the event that entered them): no log, state or position shows them.
 # (One a line, not unpacked from a range: mypyc, which compiles this module, types them so.)
-TRUMP_CHOICE = 0
-DEAL = 1
-LEAD = 2
-RESPOND = 3
-SECOND = 4
-FINISHED = 5
-SIXES = 6
-TIE_CHECK = 7
-TURN = 8
-PHASE_NAMES: tuple[str, ...] = STATES
+TRUMP_CHOICE: Final = 0
+DEAL: Final = 1
+LEAD: Final = 2
+RESPOND: Final = 3
+SECOND: Final = 4
+FINISHED: Final = 5
+SIXES: Final = 6
+TIE_CHECK: Final = 7
+TURN: Final = 8
+PHASE_NAMES: Final[tuple[str, ...]] = STATES
 PHASE_NUMBERS = {name: number for number, name in enumerate(PHASE_NAMES)}
 
-TAKE = PACK_SIZE
+TAKE: Final = PACK_SIZE
 """The move code of taking from the pile (every other move is a card index)."""
-TAKE_BIT = 1 << TAKE
+TAKE_BIT: Final = 1 << TAKE
 
-ACE = int(Rank.ACE)
+ACE: Final = int(Rank.ACE)
 
-NO_TRUMP = -1
+NO_TRUMP: Final = -1
 """A seat's trump before it has chosen one."""
 
 
-REPETITIONS_FOR_DRAW = 3
+REPETITIONS_FOR_DRAW: Final = 3
 
 
 def beats(card: int, top: int, trump: int) -> bool:
@@ -91,7 +91,7 @@ def beats(card: int, top: int, trump: int) -> bool:
     return card_suit == trump and top_suit != trump
 
 
-BEATERS: tuple[tuple[int, ...], ...] = tuple(
+BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(mask_of(c for c in range(PACK_SIZE) if beats(c, top, trump)) for top in range(PACK_SIZE))
     for trump in range(4)
 )
@@ -119,7 +119,7 @@ def take_count(top: int, pile_size: int, trump: int) -> int:
     return wanted if wanted < pile_size else pile_size
 
 
-TAKE_COUNTS: tuple[tuple[int, ...], ...] = tuple(
+TAKE_COUNTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(take_count(top, PACK_SIZE, trump) for top in range(PACK_SIZE)) for trump in range(4)
 )
 """``TAKE_COUNTS[trump][top]``: :func:`take_count` on a pile as big as the pack (3, 5, or all of it).
@@ -132,9 +132,19 @@ def _byte_table(offset: int, bits: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(offset + i for i in range(bits) if value >> i & 1) for value in range(1 << bits))
 
 
-MOVES_BY_BYTE = (_byte_table(0, 8), _byte_table(8, 8), _byte_table(16, 8), _byte_table(24, 8), _byte_table(32, 5))
+MOVES_BY_BYTE: Final = (
+    _byte_table(0, 8),
+    _byte_table(8, 8),
+    _byte_table(16, 8),
+    _byte_table(24, 8),
+    _byte_table(32, 5),
+)
 """By byte of a move mask (bits 0-7, 8-15, 16-23, 24-31, 32-36), the moves each of its values holds."""
-_MOVES_0, _MOVES_1, _MOVES_2, _MOVES_3, _MOVES_4 = MOVES_BY_BYTE
+_MOVES_0: Final = MOVES_BY_BYTE[0]
+_MOVES_1: Final = MOVES_BY_BYTE[1]
+_MOVES_2: Final = MOVES_BY_BYTE[2]
+_MOVES_3: Final = MOVES_BY_BYTE[3]
+_MOVES_4: Final = MOVES_BY_BYTE[4]
 
 
 def moves_of_mask(mask: int) -> tuple[int, ...]:

@@ -8,6 +8,8 @@ otherwise it walks the table's steps (the same game, slower) and :mod:`rules.cor
 
 from __future__ import annotations
 
+from typing import Final
+
 from rules.core import (
     MOVES_BY_BYTE,
     TAKE,
@@ -32,7 +34,11 @@ from rules.step import NOTHING_COUNTED, NoTransition, Undo
 
 STEPS_SHA256 = "fbcc8701c52fa548217bbc496e4e76cd3ef65d03237a7291889ef58f19f8b3ae"
 
-MOVES_0, MOVES_1, MOVES_2, MOVES_3, MOVES_4 = MOVES_BY_BYTE
+MOVES_0: Final = MOVES_BY_BYTE[0]
+MOVES_1: Final = MOVES_BY_BYTE[1]
+MOVES_2: Final = MOVES_BY_BYTE[2]
+MOVES_3: Final = MOVES_BY_BYTE[3]
+MOVES_4: Final = MOVES_BY_BYTE[4]
 
 
 def apply(state: State, move: int) -> Undo:

@@ -30,7 +30,7 @@ import importlib
 import inspect
 from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from rules.cards import PACK_SIZE
 from rules.table import AUTOMATIC, PLAY, STATES, Row
@@ -39,11 +39,11 @@ if TYPE_CHECKING:
     from rules.core import PositionKey, State
     from rules.outcome import Outcome
 
-_TAKE = PACK_SIZE  # rules.core.TAKE (core imports this module, so it is not imported from there)
+_TAKE: Final = PACK_SIZE  # rules.core.TAKE (core imports this module, so it is not imported from there)
 _PHASES = {name: number for number, name in enumerate(STATES)}
 
 
-NOTHING_COUNTED: PositionKey | None = None
+NOTHING_COUNTED: Final[PositionKey | None] = None
 """What a move leaves in :attr:`State.counted <rules.core.State>` unless it counts a position (then the position).
 
 A name, not the literal ``None``: after ``state.counted = None`` mypy takes the attribute for ``None`` until
@@ -280,6 +280,8 @@ def module_of_steps(compiled: Compiled) -> str:
             "",
             "from __future__ import annotations",
             "",
+            "from typing import Final",
+            "",
             "from rules.core import (",
             "    MOVES_BY_BYTE,",
             *(f"    {name}," for name in core_names),
@@ -288,7 +290,7 @@ def module_of_steps(compiled: Compiled) -> str:
             "",
             f'STEPS_SHA256 = "{steps_digest(compiled.source)}"',
             "",
-            "MOVES_0, MOVES_1, MOVES_2, MOVES_3, MOVES_4 = MOVES_BY_BYTE",
+            *(f"MOVES_{byte}: Final = MOVES_BY_BYTE[{byte}]" for byte in range(5)),
             "",
             "",
             compiled.source,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from rules import core
 from rules.cards import RANKS_PER_SUIT
@@ -25,15 +26,15 @@ from rules.players.knowledge import card_mask, event_of, state_of_view, unseen_m
 from rules.players.random_player import choose_trump
 from rules.state import View
 
-TRUMP_PREMIUM = RANKS_PER_SUIT
+TRUMP_PREMIUM: Final = RANKS_PER_SUIT
 """Added to a card's rank when the card is of its holder's own trump suit."""
 
-_COST = tuple(
+_COST: Final = tuple(
     tuple(card % RANKS_PER_SUIT + (TRUMP_PREMIUM if card // RANKS_PER_SUIT == trump else 0) for card in range(36))
     for trump in range(4)
 )
 
-HIGH_TRUMP = TRUMP_PREMIUM + 6
+HIGH_TRUMP: Final = TRUMP_PREMIUM + 6
 """The cost of a queen of one's own trump: spending it (or better) to beat is reluctant."""
 
 

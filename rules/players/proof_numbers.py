@@ -40,26 +40,27 @@ terms before the solver trusts it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from rules import core
 from rules.cards import PACK_SIZE
 
 __all__ = ["EPSILON", "ProofNumberSearch", "plies_to_go_out"]
 
-INFINITE = 10**9
+INFINITE: Final = 10**9
 """A proof or disproof number that can no longer be reached (the position is settled)."""
 
-EPSILON = 1.5
+EPSILON: Final = 1.5
 """The 1 + ε trick's factor; 1.5 did best of 1, 1.25, 1.5, 2 and 3 on random 12-card positions."""
 
-NOT_WIN = -1
+NOT_WIN: Final = -1
 """A table entry: the seat cannot force a win from the position, whatever the path (a win's entry is its height)."""
 
-SEEDED_DISPROOF = 10**6
+SEEDED_DISPROOF: Final = 10**6
 """The disproof number :meth:`ProofNumberSearch.seed_from` gives a position where the other seat was disproven:
 large (it is most likely a proof) but finite, so the search can still enter it."""
 
-_CHECK_EVERY = 4096
+_CHECK_EVERY: Final = 4096
 
 Table = tuple[dict[core.PositionKey, int], dict[core.PositionKey, int]]
 """The solver's table: for each seat, its proven wins' heights and its proven not-wins, by position."""
@@ -91,11 +92,11 @@ def plies_to_go_out(cards: int, to_act: bool, phase: int) -> int:
     return cards + cards // 2
 
 
-_TO_ACT_PLIES = {
+_TO_ACT_PLIES: Final = {
     phase: tuple(plies_to_go_out(cards, True, phase) for cards in range(PACK_SIZE + 1))
     for phase in (core.LEAD, core.RESPOND, core.SECOND)
 }
-_WAITING_PLIES = tuple(plies_to_go_out(cards, False, core.LEAD) for cards in range(PACK_SIZE + 1))
+_WAITING_PLIES: Final = tuple(plies_to_go_out(cards, False, core.LEAD) for cards in range(PACK_SIZE + 1))
 
 
 def _first_numbers(state: core.State, x: int) -> tuple[int, int]:

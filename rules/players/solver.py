@@ -117,6 +117,7 @@ import gc
 import sys
 import time
 from dataclasses import dataclass
+from typing import Final
 
 from rules import core
 from rules.players.greedy import heuristic_move
@@ -124,29 +125,29 @@ from rules.players.proof_numbers import NOT_WIN, ProofNumberSearch, Table, plies
 
 __all__ = ["Solution", "Solver", "SolverLimit", "hand_cards"]
 
-UNBOUNDED = 1 << 30
+UNBOUNDED: Final = 1 << 30
 """The dependency depth of a result that leaned on no repetition."""
 
-_CHECK_EVERY = 4096
+_CHECK_EVERY: Final = 4096
 
-_LAST = 1 << 40
+_LAST: Final = 1 << 40
 """A rank after every proof or disproof number."""
 
-FIRST_DEPTH = 8
-DEPTH_STEP = 4
+FIRST_DEPTH: Final = 8
+DEPTH_STEP: Final = 4
 """Iterative deepening of the exact Boolean searches: the first bound in plies, and how it grows."""
 
-GUIDED_PLIES = 16
+GUIDED_PLIES: Final = 16
 """In its first plies the exact search orders moves by the proof-number search's numbers (see the docstring)."""
 
-REDUCTION = 2
+REDUCTION: Final = 2
 """Late move reductions: at the proving seat's own moves, the second move in order is searched this many
 plies less deep than the first (the greedy choice), and every later one twice as many less."""
 
-FIRST_BUDGET = 1000
+FIRST_BUDGET: Final = 1000
 """The searches' first budget in nodes; it doubles each round."""
 
-MAX_ENTRIES = 1_000_000
+MAX_ENTRIES: Final = 1_000_000
 """How many positions the solver's table and the proof numbers hold together before it forgets what it
 can find again. Each costs about 500 bytes, so a long search stays near half a gigabyte; without the
 bound a 20-second search on a hard 14-card position grew to 800 MB, and memory grew with the time allowed."""

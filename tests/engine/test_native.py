@@ -107,7 +107,10 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
         (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
     assert rules.native.digest(copy) == build.name
     core = copy / "core.py"
-    core.write_text(core.read_text(encoding="utf-8").replace("REPETITIONS_FOR_DRAW = 3", "REPETITIONS_FOR_DRAW = 4"))
+    edited = core.read_text(encoding="utf-8").replace(
+        "REPETITIONS_FOR_DRAW: Final = 3", "REPETITIONS_FOR_DRAW: Final = 4"
+    )
+    core.write_text(edited)
     assert rules.native.digest(copy) != build.name
 
 
