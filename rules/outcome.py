@@ -1,7 +1,7 @@
 """How a game ended: the one outcome type of the engine, the game, its pictures and notifications.
 
-:mod:`rules.core` makes it when a game ends (once per finished game or search leaf; the
-search loop only asks ``state.outcome is None``), :class:`rules.game.Game` reports that
+:mod:`rules.core` makes it when a game ends (each distinct outcome once, then shared by every
+game and search line that ends so), :class:`rules.game.Game` reports that
 very object, the state and view pictures embed it, and the ``game_over`` notification is
 read off it (:func:`rules.convert.game_over`).
 
@@ -50,34 +50,19 @@ class Outcome(BaseModel):
     @classmethod
     def loss(cls, loser: int, out_order: tuple[int, ...]) -> Outcome:
         """``loser`` is left holding cards after the others went out in ``out_order`` (rules §3)."""
-        return _made("loss", loser, None, out_order)
+        return cls(result="loss", loser=loser, out_order=list(out_order))
 
     @classmethod
     def resigned(cls, loser: int, out_order: tuple[int, ...]) -> Outcome:
         """``loser`` gave the game up while holding cards (rules §3.4.1)."""
-        return _made("loss", loser, "resigned", out_order)
+        return cls(result="loss", loser=loser, reason="resigned", out_order=list(out_order))
 
     @classmethod
     def draw(cls, reason: DrawReason, out_order: tuple[int, ...]) -> Outcome:
         """A draw by the tie check, by a position come round a third time, or by agreement (rules §3)."""
-        return _made("draw", None, reason, out_order)
+        return cls(result="draw", reason=reason, out_order=list(out_order))
 
     @model_serializer(mode="wrap")
     def _leave_out_unset(self, handler: Any) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
         return {key: value for key, value in data.items() if value is not None}
-
-
-_MADE: dict[tuple[Literal["loss", "draw"], int | None, Reason | None, tuple[int, ...]], Outcome] = {}
-"""Every outcome made so far, by its fields: a search ends a line this way every few positions, and an
-outcome is frozen, so each is validated once and shared (a few hundred at most: four seats' orders)."""
-
-
-def _made(
-    result: Literal["loss", "draw"], loser: int | None, reason: Reason | None, out_order: tuple[int, ...]
-) -> Outcome:
-    key = (result, loser, reason, out_order)
-    outcome = _MADE.get(key)
-    if outcome is None:
-        outcome = _MADE[key] = Outcome(result=result, loser=loser, reason=reason, out_order=list(out_order))
-    return outcome
