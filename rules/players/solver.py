@@ -240,7 +240,8 @@ class Solver:
         self._limit_nodes = UNBOUNDED
         self._share_end = UNBOUNDED
         self._deadline = 0.0
-        self._path: dict[core.PositionKey, int] = {}
+        self._path: list[core.PositionKey] = []
+        self._plies: list[int] = []
         self._proofs = ProofNumberSearch(self.table, self._check_limits)
 
     @property
@@ -266,7 +267,7 @@ class Solver:
         if state.outcome is not None:
             return int(core.returns(state)[state.to_act])
         self._start()
-        return self._value(state.copy(), state.to_act)
+        return self._value(_fresh(state), state.to_act)
 
     def solve(self, state: core.State, every_move: bool = True) -> Solution:
         """The exact value of ``state``, a best move, and the value of every move settled within the budget.
@@ -281,7 +282,7 @@ class Solver:
         if state.outcome is not None:
             raise ValueError("the game is over")
         self._start()
-        work = state.copy()
+        work = _fresh(state)
         seat = work.to_act
         value = self._value(work.copy(), seat)
         legal = core.legal_moves(work)
@@ -547,9 +548,13 @@ class Solver:
         return entry if entry >= 0 else UNBOUNDED
 
     def _root_wins(self, state: core.State, seat: int, depth: int) -> tuple[bool, bool]:
-        self._path = {} if state.phase == core.SECOND else {state.key(): 0}
+        self._path, self._plies = ([], []) if state.phase == core.SECOND else ([state.key()], [0])
         won, _, _, cut = self._wins(state, seat, 0, depth)
         return won, cut
+
+    def _ply_on_path(self, key: core.PositionKey) -> int:
+        """The ply at which the position ``key`` stands on the line searched (the rules counted it there)."""
+        return self._plies[self._path.index(key)]
 
     def _wins(
         self, state: core.State, x: int, ply: int, depth: int, key: core.PositionKey | None = None
@@ -578,7 +583,7 @@ class Solver:
         is_or = state.to_act == x
         if plies_to_go_out(state.hands[x].bit_count(), is_or, state.phase) > depth:
             return False, 0, UNBOUNDED, True
-        path = self._path
+        path, plies = self._path, self._plies
         depends = UNBOUNDED
         height = 0
         cut = False
@@ -593,12 +598,16 @@ class Solver:
                 child = token[6]
                 if child is None:
                     won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
-                elif child in path:
-                    won, child_height, child_depends, child_cut = False, 0, path[child], False
+                elif state.repeats > 1:
+                    # Seen before on this line: the search's state counts repetitions from its root (_fresh),
+                    # so the rules' count says it, without a lookup of the line's positions at every move.
+                    won, child_height, child_depends, child_cut = False, 0, self._ply_on_path(child), False
                 else:
-                    path[child] = ply + 1
+                    path.append(child)
+                    plies.append(ply + 1)
                     won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach, child)
-                    del path[child]
+                    path.pop()
+                    plies.pop()
             core.undo(state, token)
             if is_or:
                 if won:

@@ -120,6 +120,32 @@ def test_solver_agrees_with_brute_force_where_positions_repeat(
     check_against_brute_force(state)
 
 
+def counted_positions(state: core.State, found: set[core.PositionKey]) -> set[core.PositionKey]:
+    """Every position the rules count on some line of play from ``state`` (its whole game tree)."""
+    for move in core.legal_moves(state):
+        token = core.apply(state, move)
+        if state.outcome is None:
+            if token[6] is not None and token[6] not in found:
+                found.add(token[6])
+                counted_positions(state, found)
+            elif token[6] is None:
+                counted_positions(state, found)
+        core.undo(state, token)
+    return found
+
+
+@pytest.mark.parametrize("position", REPEATING[:3])
+def test_values_count_repetitions_from_the_position_whatever_history_the_state_brings(
+    position: tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, int], int, int],
+) -> None:
+    hands, pile, trumps, to_act, phase = position
+    fresh = core.State.from_position(trumps, hands, pile, to_act, phase)
+    played = fresh.copy()
+    played.seen = dict.fromkeys(counted_positions(fresh.copy(), set()), 2)  # each came round twice before
+    assert Solver().value(played) == Solver().value(fresh) == brute_force_value(fresh.copy())
+    assert Solver().solve(played) == Solver().solve(fresh)
+
+
 def test_solver_value_alone_matches_solve() -> None:
     rng = random.Random(7)
     for _ in range(100):
