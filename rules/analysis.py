@@ -110,9 +110,7 @@ class Evaluation:
 
 def search_state(game: Game) -> core.State:
     """The position at the end of ``game`` for a search, repetition counts starting there."""
-    state = game.core_state()
-    state.seen = {} if state.phase == core.SECOND else {state.key(): 1}
-    return state
+    return game.core_state().fresh_copy()
 
 
 def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS) -> Evaluation:

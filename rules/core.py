@@ -318,6 +318,13 @@ class State:
         self.repeats = other.repeats
         self.news = other.news
 
+    def fresh_copy(self) -> State:
+        """A copy whose repetition history starts here: this position counted once (none in phase ``second``,
+        where no turn starts, §3.3.5, or once the game is over). What the solver searches and the board evaluates."""
+        other = self.copy()
+        other.seen = {} if other.phase in (SECOND, FINISHED) else {other.key(): 1}
+        return other
+
     def key(self) -> PositionKey:
         """The position compared by the repetition rule (:data:`PositionKey`): player to act, phase, hands, pile."""
         return key_of(self.to_act, self.phase, self.hands, self.pile)

@@ -136,8 +136,7 @@ class ProofNumberSearch:
         """
         if state.outcome is not None:
             return core.won(state.outcome, seat)
-        work = state.copy()
-        work.seen = {}
+        work = state.fresh_copy()  # the rules' count of repetitions then says what is on the path (_child_numbers)
         key = work.key()
         known = self.table[seat].get(key)
         if known is not None and known >= NOT_WIN:
@@ -375,10 +374,14 @@ class ProofNumberSearch:
             core.undo(state, token)
             targets.append(None)
             return (0, INFINITE, INFINITE) if core.won(outcome, x) else (INFINITE, 0, INFINITE)
-        child = token[6] or state.key()
+        child = token[6]
+        if child is None:  # phase second, which the rules do not count
+            child = state.key()
+            at = self._path.get(child)
+        else:
+            at = self._path[child] if state.repeats > 1 else None
         targets.append(child)
         numbers: tuple[int, int, int] | None = None
-        at = self._path.get(child)
         if at is not None:
             numbers = (INFINITE, 0, at)
         else:

@@ -267,7 +267,7 @@ class Solver:
         if state.outcome is not None:
             return int(core.returns(state)[state.to_act])
         self._start()
-        return self._value(_fresh(state), state.to_act)
+        return self._value(state.fresh_copy(), state.to_act)
 
     def solve(self, state: core.State, every_move: bool = True) -> Solution:
         """The exact value of ``state``, a best move, and the value of every move settled within the budget.
@@ -282,7 +282,7 @@ class Solver:
         if state.outcome is not None:
             raise ValueError("the game is over")
         self._start()
-        work = _fresh(state)
+        work = state.fresh_copy()
         seat = work.to_act
         value = self._value(work.copy(), seat)
         legal = core.legal_moves(work)
@@ -331,7 +331,7 @@ class Solver:
         self._start()
         work = state.copy()
         core.apply(work, move)
-        return self._value(_fresh(work), state.to_act)
+        return self._value(work.fresh_copy(), state.to_act)
 
     def best_move(self, state: core.State) -> int:
         """A move of best value; among winning moves, the one of lowest proof height (see point 3).
@@ -340,7 +340,7 @@ class Solver:
         :class:`SolverLimit` if no move of the position's value is settled within the budget.
         """
         if self.value(state) == 1:
-            best = self._pick(_fresh(state), state.to_act, 1, {})
+            best = self._pick(state.fresh_copy(), state.to_act, 1, {})
             if best is not None:
                 return best
         best = self.solve(state, every_move=False).best
@@ -356,7 +356,7 @@ class Solver:
         :class:`ValueError` if the table holds no such proof (``python -m benchmarks.solver --proof``
         compares its size with the nodes searched).
         """
-        start = _fresh(state)
+        start = state.fresh_copy()
         height = self._win_height(start, seat)
         if height == UNBOUNDED:
             raise ValueError(f"the table holds no win of seat {seat} from this position")
@@ -372,7 +372,7 @@ class Solver:
             for move in moves:
                 if move is None:
                     raise ValueError("the table holds no winning move at a position of the proof")
-                child = _fresh(position)
+                child = position.fresh_copy()
                 core.apply(child, move)
                 if self._win_height(child, seat) == UNBOUNDED:
                     raise ValueError("a move of the other seat leads out of the proof")
@@ -437,7 +437,7 @@ class Solver:
         token = core.apply(work, move)
         self._share_end = self.nodes + share
         try:
-            return self._value(_fresh(work), seat, may_win=value == 1)
+            return self._value(work.fresh_copy(), seat, may_win=value == 1)
         except _ShareSpent:
             return None
         finally:
@@ -599,7 +599,7 @@ class Solver:
                 if child is None:
                     won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
                 elif state.repeats > 1:
-                    # Seen before on this line: the search's state counts repetitions from its root (_fresh),
+                    # Seen before on this line: the search's state counts repetitions from its root (fresh_copy),
                     # so the rules' count says it, without a lookup of the line's positions at every move.
                     won, child_height, child_depends, child_cut = False, 0, self._ply_on_path(child), False
                 else:
@@ -656,10 +656,3 @@ class Solver:
         # -depth - 2 of a cut not-win never reads as NOT_WIN or as a win's height.
         if independent:
             table[key] = -depth - 2 if cut else NOT_WIN
-
-
-def _fresh(state: core.State) -> core.State:
-    """A copy of ``state`` whose repetition history starts at it."""
-    other = state.copy()
-    other.seen = {} if other.phase in (core.SECOND, core.FINISHED) else {other.key(): 1}
-    return other
