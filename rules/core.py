@@ -53,7 +53,7 @@ SIXES: Final = 6
 TIE_CHECK: Final = 7
 TURN: Final = 8
 PHASE_NAMES: Final[tuple[str, ...]] = STATES
-PHASE_NUMBERS = {name: number for number, name in enumerate(PHASE_NAMES)}
+PHASE_NUMBERS: Final = {name: number for number, name in enumerate(PHASE_NAMES)}
 
 TAKE: Final = PACK_SIZE
 """The move code of taking from the pile (every other move is a card index)."""
@@ -356,7 +356,7 @@ def take_mask(state: State) -> int:
     return 0 if state.must_beat and beat_mask(state) else TAKE_BIT
 
 
-MOVE_MASKS: dict[str, Callable[[State], int]] = {
+MOVE_MASKS: Final[dict[str, Callable[[State], int]]] = {
     "lead": hand_mask,
     "second": hand_mask,
     "beat": beat_mask,
@@ -669,7 +669,7 @@ def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card
 
 # --- The real table, compiled (rules.step): the search path -------------------------------------
 
-RULES = compile_table(TRANSITIONS)
+RULES: Final = compile_table(TRANSITIONS)
 """The real table, compiled: :class:`rules.step.Compiled`, playing through :mod:`rules.generated_step`."""
 if RULES.why_interpreted is not None:  # most often the table was edited and the module not written again
     warnings.warn(

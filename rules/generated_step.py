@@ -32,7 +32,7 @@ from rules.core import (
 )
 from rules.step import NOTHING_COUNTED, NoTransition, Undo
 
-STEPS_SHA256 = "fbcc8701c52fa548217bbc496e4e76cd3ef65d03237a7291889ef58f19f8b3ae"
+STEPS_SHA256: Final = "fbcc8701c52fa548217bbc496e4e76cd3ef65d03237a7291889ef58f19f8b3ae"
 
 MOVES_0: Final = MOVES_BY_BYTE[0]
 MOVES_1: Final = MOVES_BY_BYTE[1]

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from rules.outcome import Outcome
 
 _TAKE: Final = PACK_SIZE  # rules.core.TAKE (core imports this module, so it is not imported from there)
-_PHASES = {name: number for number, name in enumerate(STATES)}
+_PHASES: Final = {name: number for number, name in enumerate(STATES)}
 
 
 NOTHING_COUNTED: Final[PositionKey | None] = None
@@ -247,7 +247,7 @@ def _branches(code: dict[int, list[str]]) -> list[tuple[str, list[str]]]:
     return branches
 
 
-_LISTING = (
+_LISTING: Final = (
     "        return (",
     "            MOVES_0[mask & 255]",
     "            + MOVES_1[mask >> 8 & 255]",
@@ -258,7 +258,7 @@ _LISTING = (
 )
 """:func:`rules.core.moves_of_mask` written out in ``legal_moves``: search lists moves every ply, and a call costs."""
 
-GENERATED = "rules.generated_step"
+GENERATED: Final = "rules.generated_step"
 """The module ``trumps spec`` writes from the real table (:func:`module_of_steps`)."""
 
 
@@ -288,7 +288,7 @@ def module_of_steps(compiled: Compiled) -> str:
             ")",
             "from rules.step import NOTHING_COUNTED, NoTransition, Undo",
             "",
-            f'STEPS_SHA256 = "{steps_digest(compiled.source)}"',
+            f'STEPS_SHA256: Final = "{steps_digest(compiled.source)}"',
             "",
             *(f"MOVES_{byte}: Final = MOVES_BY_BYTE[{byte}]" for byte in range(5)),
             "",
@@ -303,7 +303,7 @@ def steps_digest(source: str) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
-REGENERATE = "`trumps spec --out spec --docs docs/generated` writes it again"
+REGENERATE: Final = "`trumps spec --out spec --docs docs/generated` writes it again"
 """The remedy when the real table no longer makes :data:`GENERATED`."""
 
 
