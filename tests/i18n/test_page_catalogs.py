@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel import Locale
+from babel.messages.pofile import read_po
 
 CATALOGS = Path(__file__).resolve().parents[2] / "rules" / "server" / "static" / "i18n"
 LANGUAGES = ["en", "ro", "fi", "cs", "ky", "ru"]
@@ -132,3 +133,28 @@ def test_every_message_the_page_names_is_in_the_catalogs() -> None:
     named = {key for line in code for match in NAMED.findall(line) for key in match if key}
     assert len(named) > 100  # the pattern finds them
     assert sorted(named - english.keys()) == []
+
+
+# The other "you" of each language (docs/translations.md: Romanian tu, Finnish sinä, Czech ty, Kyrgyz сиз,
+# Russian вы): a sentence in it speaks to the player as nowhere else in the game.
+OTHER_YOU = {
+    "ro": re.compile(r"\b(dumneavoastră|sunteți|aveți)\b", re.IGNORECASE),
+    "fi": re.compile(r"\b(te|teidän|teille|teitä)\b", re.IGNORECASE),
+    "cs": re.compile(r"\b(jste|vás|vám|váš|vaše|vaši)\b|\w(ete|áte|íte)\b", re.IGNORECASE),
+    "ky": re.compile(r"\b(сен|сени|сага|сенин|сенде)\b", re.IGNORECASE),
+    "ru": re.compile(r"\b(ты|тебя|тебе|твой|твоя|твоё|твои|твоего|твою)\b", re.IGNORECASE),
+}
+
+
+def forms_of(string: str | tuple[str, ...]) -> list[str]:
+    return [string] if isinstance(string, str) else list(string)
+
+
+@pytest.mark.parametrize("lang", sorted(OTHER_YOU))
+def test_the_player_is_addressed_one_way_in_the_page_and_the_terminal(lang: str) -> None:
+    with open(CATALOGS.parents[2] / "locale" / lang / "LC_MESSAGES" / "trumps.po", "rb") as file:
+        terminal = [text for message in read_po(file) for text in forms_of(message.string)]
+    page = [form for message in catalog(lang).values() for form in forms(message)]
+    texts = terminal + page
+    other = [text for text in texts if OTHER_YOU[lang].search(text)]
+    assert other == [], f"{lang}: these speak to the player otherwise than the rest of the game"
