@@ -168,6 +168,11 @@ def test_a_hand_in_each_language_on_a_phone(server: Server, browser: Browser, la
         play_until_over([me], after_move=look)
         looks.look("end")
         screenshot(page, f"lang-{lang}-end")
+        # Played by the keyboard: the hand's end takes it to the dialog's button, and Enter there to the next trump.
+        assert page.evaluate("document.activeElement.matches('.outcome-dialog .next-hand')"), "the end keeps the focus"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".trump-dialog .suit-choice:not([disabled])")
+        assert page.evaluate("document.activeElement.matches('.suit-choice')"), "the next hand's trump has no focus"
         assert looks.stray == {}, f"{lang}: words not in the page's language"
         assert looks.overflow == {}, f"{lang}: wider than a 320-pixel screen by (pixels)"
         assert errors == []

@@ -52,6 +52,7 @@ export class TableScreen {
     this.awaySince = new Map();
     this.publishedHashes = new Map(); // hand number -> the seed_hash seen while that hand was played
     this.awayTimer = null;
+    this.focusDropped = false; // the keyboard's control was redrawn away with nothing in its place (render)
     this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
@@ -401,6 +402,7 @@ export class TableScreen {
     const message = this.update;
     if (!message) return;
     const focused = describeFocus(document.activeElement);
+    const wasOver = this.root.querySelector(".outcome-dialog") !== null;
     const view = message.view;
     const seats = message.seats;
     const players = seats.length;
@@ -431,6 +433,14 @@ export class TableScreen {
     this.root.replaceChildren(screen);
     this.layoutHand();
     restoreFocus(this.root, focused);
+    // A hand that has just ended: the keyboard goes from the hand (or from nowhere) to its dialog's button.
+    const ended = this.root.querySelector(".outcome-dialog .btn.primary");
+    const inPlay = focused?.card || focused?.selector === ".take-btn" || document.activeElement === document.body;
+    if (ended && !wasOver && inPlay) ended.focus();
+    // The focused control went away with nothing to take its place (the next hand's trumps are still being
+    // chosen by others): the first thing there is to do takes it once there is one.
+    if (this.focusDropped && document.activeElement === document.body) this.root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
+    this.focusDropped = (focused !== null || this.focusDropped) && document.activeElement === document.body;
     this.tickClock();
     document.title = this.titleText(view);
   }
@@ -886,6 +896,9 @@ function describeFocus(node) {
   return null;
 }
 
+/** What the keyboard is given when the control it was on is gone: a move, or the trump to choose. */
+const PLAYABLE = ".hand .card.legal, .take-btn:not([disabled]), .suit-choice:not(:disabled)";
+
 function restoreFocus(root, focused) {
   if (!focused) return;
   if (focused.card) {
@@ -897,7 +910,7 @@ function restoreFocus(root, focused) {
   }
   const node = root.querySelector(focused.selector);
   if (node && !node.disabled) node.focus({ preventScroll: true });
-  else root.querySelector(".hand .card.legal, .take-btn:not([disabled])")?.focus({ preventScroll: true });
+  else root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
 }
 
 /** One remembered entry of the last actions (see record) in the page's language now. */
