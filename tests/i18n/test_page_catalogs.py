@@ -158,3 +158,30 @@ def test_the_player_is_addressed_one_way_in_the_page_and_the_terminal(lang: str)
     texts = terminal + page
     other = [text for text in texts if OTHER_YOU[lang].search(text)]
     assert other == [], f"{lang}: these speak to the player otherwise than the rest of the game"
+
+
+# Past tenses that say whether the subject is a man, a woman or a thing (Czech, Russian). On the page a
+# {who} or {seat} is a person's name, "Počítač"/"Компьютер", or "Místo 2"/"Место 2" (neuter): its
+# sentences say it in the present tense or after a colon, as the rest of the catalog does.
+GENDERED_PAST = {
+    "cs": re.compile(
+        r"\b(přebil|přihodil|vynesl|prohrál|vyhrál|vzal|dohrál|vybral|nabídl|odmítl|vzdal|zahrál)[aoiy]?\b",
+        re.IGNORECASE,
+    ),
+    "ru": re.compile(
+        r"\b(проиграл|выиграл|побил|подложил|взял|вышел|выбрал|предложил|отказал|сдал|походил|сыграл)(а|о|и|ся|ась|ось)?\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(GENDERED_PAST))
+def test_sentences_about_another_seat_have_no_gendered_past(lang: str) -> None:
+    gendered = [
+        form
+        for key, message in catalog(lang).items()
+        if not key.endswith(".you")
+        for form in forms(message)
+        if {"who", "seat"} & set(PLACEHOLDER.findall(form)) and GENDERED_PAST[lang].search(form)
+    ]
+    assert gendered == [], f"{lang}: the seat may be a woman's name or 'seat 2'"
