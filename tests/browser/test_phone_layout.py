@@ -74,6 +74,24 @@ def test_a_hand_of_any_size_is_playable_by_thumb(server: Server, browser: Browse
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ro", "fi", "cs", "ky", "ru"])
+def test_at_320_the_opponents_names_are_whole_at_a_table_of_four(server: Server, browser: Browser, lang: str) -> None:
+    """Three computers side by side on a phone: each name ("Computer 2", "Calculatorul 2") whole, not cut short."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, locale=lang)
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.check('input[name="players"][value="4"]')
+        page.click(".create-btn")
+        page.wait_for_selector(".opponents .seat-box .name")
+        names = page.eval_on_selector_all(
+            ".opponents .seat-box .name", "names => names.map((n) => [n.textContent, n.scrollWidth - n.clientWidth])"
+        )
+        assert len(names) == 3 and all(cut <= 0 for _, cut in names), names
+    finally:
+        context.close()
+
+
 def _next_hand(page: Page) -> None:
     """Ask for the next hand and wait till it is dealt: until then the page still shows the hand's end, and
     a second click could find the button it showed gone when the deal arrives."""
