@@ -92,6 +92,27 @@ def test_at_320_the_opponents_names_are_whole_at_a_table_of_four(server: Server,
         context.close()
 
 
+def test_on_a_phone_at_a_table_of_four_your_turn_brings_your_cards_into_sight(server: Server, browser: Browser) -> None:
+    """Three opponents fill a 360x640 screen: when the lead is yours, the page scrolls your cards up into it."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.check('input[name="players"][value="4"]')
+        page.click(".create-btn")
+        person = Person(page)
+        for _ in range(20):  # the creator chooses a trump first and leads first
+            if person.situation() == "move":
+                break
+            if not person.act():
+                page.wait_for_timeout(50)
+        assert person.situation() == "move"
+        card = page.locator(".hand .card").first.bounding_box()
+        assert card is not None and card["y"] >= 0 and card["y"] + card["height"] <= 640, card
+    finally:
+        context.close()
+
+
 def _next_hand(page: Page) -> None:
     """Ask for the next hand and wait till it is dealt: until then the page still shows the hand's end, and
     a second click could find the button it showed gone when the deal arrives."""

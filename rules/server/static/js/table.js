@@ -403,6 +403,7 @@ export class TableScreen {
     if (!message) return;
     const focused = describeFocus(document.activeElement);
     const wasOver = this.root.querySelector(".outcome-dialog") !== null;
+    const wasMyTurn = this.root.querySelector(".table-view")?.dataset.myTurn === "yes";
     const view = message.view;
     const seats = message.seats;
     const players = seats.length;
@@ -441,6 +442,7 @@ export class TableScreen {
     // chosen by others): the first thing there is to do takes it once there is one.
     if (this.focusDropped && document.activeElement === document.body) this.root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
     this.focusDropped = (focused !== null || this.focusDropped) && document.activeElement === document.body;
+    if (!wasMyTurn && screen.dataset.myTurn === "yes") revealHand(this.root);
     this.tickClock();
     document.title = this.titleText(view);
   }
@@ -894,6 +896,17 @@ function describeFocus(node) {
   if (node.classList?.contains("take-btn")) return { selector: ".take-btn" };
   if (node.classList?.contains("next-hand")) return { selector: ".next-hand" };
   return null;
+}
+
+/**
+ * Your turn has come and your cards are below the bottom of the screen (a phone at a table of three or
+ * four, whose opponents take its height): scroll them up into sight.
+ */
+function revealHand(root) {
+  const hand = root.querySelector(".hand");
+  const first = hand?.querySelector(".card");
+  if (!first || first.getBoundingClientRect().bottom <= window.innerHeight) return;
+  hand.scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
 }
 
 /** What the keyboard is given when the control it was on is gone: a move, or the trump to choose. */
