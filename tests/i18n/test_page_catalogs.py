@@ -185,3 +185,16 @@ def test_sentences_about_another_seat_have_no_gendered_past(lang: str) -> None:
         if {"who", "seat"} & set(PLACEHOLDER.findall(form)) and GENDERED_PAST[lang].search(form)
     ]
     assert gendered == [], f"{lang}: the seat may be a woman's name or 'seat 2'"
+
+
+# Words docs/translations.md turned down for another: a log is "жазуу" in Kyrgyz, a hand of a match "partie" in Czech.
+TURNED_DOWN = {
+    "ky": re.compile(r"журнал", re.IGNORECASE),
+    "cs": re.compile(r"\b(tato|této|tuto) (hra|hry|hru)\b", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TURNED_DOWN))
+def test_the_page_uses_the_words_chosen_for_a_log_and_a_hand(lang: str) -> None:
+    found = [form for message in catalog(lang).values() for form in forms(message) if TURNED_DOWN[lang].search(form)]
+    assert found == [], f"{lang}: docs/translations.md chose another word"
