@@ -516,15 +516,17 @@ export class TableScreen {
     if (info.kind === "free") return t("status.free");
     if (!view) return t("status.ready");
     const place = view.out_order.indexOf(seat);
-    if (place >= 0) return t("status.out", { place: placeWord(place + 1) });
-    if (view.outcome) return view.outcome.loser === seat ? t("status.lost") : "";
+    // Your own box says it of you ("You lost the hand"): a sentence of its own where the verb is conjugated.
+    const said = (key, params = {}) => about(key, seat, this.mySeat, message.seats, params);
+    if (place >= 0) return said("status.out", { place: placeWord(place + 1) });
+    if (view.outcome) return view.outcome.loser === seat ? said("status.lost") : "";
     const level = info.kind === "computer" && info.level ? `${t(`level.${info.level}`)} · ` : "";
     if (view.phase === "trump_choice" && view.to_act !== seat) {
       const suit = view.trumps[seat];
-      return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : t("status.waits")}`;
+      return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : said("status.waits")}`;
     }
     if (view.to_act !== seat) return `${level}${t("seat.cards", { count: view.hand_counts[seat] })}`;
-    if (view.phase === "trump_choice") return t("status.choosing");
+    if (view.phase === "trump_choice") return said("status.choosing");
     const clock = message.deadline ? " · " : "";
     const verb = t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
     return h("span", {}, verb, clock, message.deadline ? h("span", { class: "clock" }) : "");
