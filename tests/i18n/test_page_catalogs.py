@@ -141,7 +141,7 @@ OTHER_YOU = {
     "ro": re.compile(r"\b(dumneavoastră|sunteți|aveți)\b", re.IGNORECASE),
     "fi": re.compile(r"\b(te|teidän|teille|teitä)\b", re.IGNORECASE),
     "cs": re.compile(r"\b(jste|vás|vám|váš|vaše|vaši)\b|\w(ete|áte|íte)\b", re.IGNORECASE),
-    "ky": re.compile(r"\b(сен|сени|сага|сенин|сенде)\b", re.IGNORECASE),
+    "ky": re.compile(r"\b(сен|сени|сага|сенин|сенде|ойно)\b", re.IGNORECASE),  # ойно: "play!" said to сен
     "ru": re.compile(r"\b(ты|тебя|тебе|твой|твоя|твоё|твои|твоего|твою)\b", re.IGNORECASE),
 }
 
