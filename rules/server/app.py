@@ -182,8 +182,18 @@ def _ok(message: BaseModel) -> JSONResponse:
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     if error.status_code == 404:
+        if _page_asked(request) and (STATIC / "index.html").is_file():
+            # A person who followed a wrong link: the page says so in their language (js/app.js), not JSON.
+            return FileResponse(STATIC / "index.html", status_code=404, headers=_REVALIDATE)
         return _error("not_found", f"there is nothing at {request.url.path[:80]}", 404)
     return _error("bad_request", f"{request.method} is not allowed on {request.url.path[:80]}", error.status_code)
+
+
+def _page_asked(request: Request) -> bool:
+    """A browser's GET of a page (it accepts HTML), outside the paths of the protocol and the files."""
+    path = request.url.path
+    outside = not path.startswith(("/api/", "/ws/", "/static/"))
+    return request.method == "GET" and outside and "text/html" in request.headers.get("accept", "")
 
 
 async def _internal_error(request: Request, error: Exception) -> Response:

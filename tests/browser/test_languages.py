@@ -157,6 +157,8 @@ def test_a_hand_in_each_language_on_a_phone(server: Server, browser: Browser, la
         create_table(page, server.url, name=NAMES[lang], opponent="easy")
         page.wait_for_selector(".trump-dialog")
         looks.look("trump choice")
+        if lang != "en-XA":  # your own box speaks of you ("Vybíráš trumf…"), not of a third person ("Vybírá trumf…")
+            assert page.inner_text(".me .seat-box .status") == catalog(lang)["status.choosing.you"]
         me = Person(page, gesture="keyboard")  # the hand may reach below a small screen
 
         def look(move: int) -> None:
@@ -168,6 +170,11 @@ def test_a_hand_in_each_language_on_a_phone(server: Server, browser: Browser, la
         play_until_over([me], after_move=look)
         looks.look("end")
         screenshot(page, f"lang-{lang}-end")
+        # Played by the keyboard: the hand's end takes it to the dialog's button, and Enter there to the next trump.
+        assert page.evaluate("document.activeElement.matches('.outcome-dialog .next-hand')"), "the end keeps the focus"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".trump-dialog .suit-choice:not([disabled])")
+        assert page.evaluate("document.activeElement.matches('.suit-choice')"), "the next hand's trump has no focus"
         assert looks.stray == {}, f"{lang}: words not in the page's language"
         assert looks.overflow == {}, f"{lang}: wider than a 320-pixel screen by (pixels)"
         assert errors == []

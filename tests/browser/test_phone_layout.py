@@ -74,6 +74,45 @@ def test_a_hand_of_any_size_is_playable_by_thumb(server: Server, browser: Browse
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ro", "fi", "cs", "ky", "ru"])
+def test_at_320_the_opponents_names_are_whole_at_a_table_of_four(server: Server, browser: Browser, lang: str) -> None:
+    """Three computers side by side on a phone: each name ("Computer 2", "Calculatorul 2") whole, not cut short."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, locale=lang)
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.check('input[name="players"][value="4"]')
+        page.click(".create-btn")
+        page.wait_for_selector(".opponents .seat-box .name")
+        names = page.eval_on_selector_all(
+            ".opponents .seat-box .name", "names => names.map((n) => [n.textContent, n.scrollWidth - n.clientWidth])"
+        )
+        assert len(names) == 3 and all(cut <= 0 for _, cut in names), names
+    finally:
+        context.close()
+
+
+def test_on_a_phone_at_a_table_of_four_your_turn_brings_your_cards_into_sight(server: Server, browser: Browser) -> None:
+    """Three opponents fill a 360x640 screen: when the lead is yours, the page scrolls your cards up into it."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.check('input[name="players"][value="4"]')
+        page.click(".create-btn")
+        person = Person(page)
+        for _ in range(20):  # the creator chooses a trump first and leads first
+            if person.situation() == "move":
+                break
+            if not person.act():
+                page.wait_for_timeout(50)
+        assert person.situation() == "move"
+        card = page.locator(".hand .card").first.bounding_box()
+        assert card is not None and card["y"] >= 0 and card["y"] + card["height"] <= 640, card
+    finally:
+        context.close()
+
+
 def _next_hand(page: Page) -> None:
     """Ask for the next hand and wait till it is dealt: until then the page still shows the hand's end, and
     a second click could find the button it showed gone when the deal arrives."""

@@ -58,6 +58,13 @@ def test_a_wrong_link_says_so_in_plain_words(server: Server, page: Page) -> None
     expect(page.locator(".missing")).to_contain_text("the link may be wrong")
     page.click(".missing .btn")
     expect(page.locator(".create-btn")).to_be_visible()
+    # A link to no page at all (cut short, mistyped) is the page too, saying so, not the protocol's JSON.
+    for wrong in ("/replay/", "/tabel?table=abc"):
+        response = page.goto(f"{server.url}{wrong}")
+        assert response is not None and response.status == 404
+        expect(page.locator(".missing h2")).to_have_text("Nothing here")
+    page.click(".missing .btn")
+    expect(page.locator(".create-btn")).to_be_visible()
 
 
 def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> None:

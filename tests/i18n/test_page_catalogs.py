@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel import Locale
+from babel.messages.pofile import read_po
 
 CATALOGS = Path(__file__).resolve().parents[2] / "rules" / "server" / "static" / "i18n"
 LANGUAGES = ["en", "ro", "fi", "cs", "ky", "ru"]
@@ -132,3 +133,68 @@ def test_every_message_the_page_names_is_in_the_catalogs() -> None:
     named = {key for line in code for match in NAMED.findall(line) for key in match if key}
     assert len(named) > 100  # the pattern finds them
     assert sorted(named - english.keys()) == []
+
+
+# The other "you" of each language (docs/translations.md: Romanian tu, Finnish sinä, Czech ty, Kyrgyz сиз,
+# Russian вы): a sentence in it speaks to the player as nowhere else in the game.
+OTHER_YOU = {
+    "ro": re.compile(r"\b(dumneavoastră|sunteți|aveți)\b", re.IGNORECASE),
+    "fi": re.compile(r"\b(te|teidän|teille|teitä)\b", re.IGNORECASE),
+    "cs": re.compile(r"\b(jste|vás|vám|váš|vaše|vaši)\b|\w(ete|áte|íte)\b", re.IGNORECASE),
+    "ky": re.compile(r"\b(сен|сени|сага|сенин|сенде|ойно)\b", re.IGNORECASE),  # ойно: "play!" said to сен
+    "ru": re.compile(r"\b(ты|тебя|тебе|твой|твоя|твоё|твои|твоего|твою)\b", re.IGNORECASE),
+}
+
+
+def forms_of(string: str | tuple[str, ...]) -> list[str]:
+    return [string] if isinstance(string, str) else list(string)
+
+
+@pytest.mark.parametrize("lang", sorted(OTHER_YOU))
+def test_the_player_is_addressed_one_way_in_the_page_and_the_terminal(lang: str) -> None:
+    with open(CATALOGS.parents[2] / "locale" / lang / "LC_MESSAGES" / "trumps.po", "rb") as file:
+        terminal = [text for message in read_po(file) for text in forms_of(message.string)]
+    page = [form for message in catalog(lang).values() for form in forms(message)]
+    texts = terminal + page
+    other = [text for text in texts if OTHER_YOU[lang].search(text)]
+    assert other == [], f"{lang}: these speak to the player otherwise than the rest of the game"
+
+
+# Past tenses that say whether the subject is a man, a woman or a thing (Czech, Russian). On the page a
+# {who} or {seat} is a person's name, "Počítač"/"Компьютер", or "Místo 2"/"Место 2" (neuter): its
+# sentences say it in the present tense or after a colon, as the rest of the catalog does.
+GENDERED_PAST = {
+    "cs": re.compile(
+        r"\b(přebil|přihodil|vynesl|prohrál|vyhrál|vzal|dohrál|vybral|nabídl|odmítl|vzdal|zahrál)[aoiy]?\b",
+        re.IGNORECASE,
+    ),
+    "ru": re.compile(
+        r"\b(проиграл|выиграл|побил|подложил|взял|вышел|выбрал|предложил|отказал|сдал|походил|сыграл)(а|о|и|ся|ась|ось)?\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(GENDERED_PAST))
+def test_sentences_about_another_seat_have_no_gendered_past(lang: str) -> None:
+    gendered = [
+        form
+        for key, message in catalog(lang).items()
+        if not key.endswith(".you")
+        for form in forms(message)
+        if {"who", "seat"} & set(PLACEHOLDER.findall(form)) and GENDERED_PAST[lang].search(form)
+    ]
+    assert gendered == [], f"{lang}: the seat may be a woman's name or 'seat 2'"
+
+
+# Words docs/translations.md turned down for another: a log is "жазуу" in Kyrgyz, a hand of a match "partie" in Czech.
+TURNED_DOWN = {
+    "ky": re.compile(r"журнал", re.IGNORECASE),
+    "cs": re.compile(r"\b(tato|této|tuto) (hra|hry|hru)\b", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TURNED_DOWN))
+def test_the_page_uses_the_words_chosen_for_a_log_and_a_hand(lang: str) -> None:
+    found = [form for message in catalog(lang).values() for form in forms(message) if TURNED_DOWN[lang].search(form)]
+    assert found == [], f"{lang}: docs/translations.md chose another word"

@@ -182,3 +182,28 @@ def test_the_pseudo_locale_finds_no_hard_coded_english(pseudo_locale: None) -> N
     typed = {"xyzzy", *suits}
     stray = words(screen) - typed - SAME_EVERYWHERE
     assert stray == set(), "words written in the code, not taken from the catalogs"
+
+
+# Taking, offered beside "Beat …" and "You cannot beat …", is said in the mood of the sentence's other verb
+# (the imperative for tu, sinä, ty, сиз, вы), not as an infinitive: "Побейте 9♥ … — или возьмите 3 карты".
+TAKE_THREE = {
+    "en": "take 3 cards",
+    "ro": "ia 3 cărți",
+    "fi": "ota 3 korttia",
+    "cs": "vezmi 3 karty",
+    "ky": "3 карта алыңыз",
+    "ru": "возьмите 3 карты",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_take_offered_is_said_as_the_rest_of_its_sentence(lang: str) -> None:
+    use_language(lang)
+    try:
+        from rules.locale import _, ngettext
+
+        take = ngettext("take {count} card", "take {count} cards", 3).format(count=3)
+        offered = _("Beat {top} with {cards}, or {take}.").format(top="9♥", cards="J♥ (7)", take=take)
+    finally:
+        use_language("en")
+    assert TAKE_THREE[lang] in offered

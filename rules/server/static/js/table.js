@@ -52,6 +52,7 @@ export class TableScreen {
     this.awaySince = new Map();
     this.publishedHashes = new Map(); // hand number -> the seed_hash seen while that hand was played
     this.awayTimer = null;
+    this.focusDropped = false; // the keyboard's control was redrawn away with nothing in its place (render)
     this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
@@ -401,6 +402,8 @@ export class TableScreen {
     const message = this.update;
     if (!message) return;
     const focused = describeFocus(document.activeElement);
+    const wasOver = this.root.querySelector(".outcome-dialog") !== null;
+    const wasMyTurn = this.root.querySelector(".table-view")?.dataset.myTurn === "yes";
     const view = message.view;
     const seats = message.seats;
     const players = seats.length;
@@ -431,6 +434,15 @@ export class TableScreen {
     this.root.replaceChildren(screen);
     this.layoutHand();
     restoreFocus(this.root, focused);
+    // A hand that has just ended: the keyboard goes from the hand (or from nowhere) to its dialog's button.
+    const ended = this.root.querySelector(".outcome-dialog .btn.primary");
+    const inPlay = focused?.card || focused?.selector === ".take-btn" || document.activeElement === document.body;
+    if (ended && !wasOver && inPlay) ended.focus();
+    // The focused control went away with nothing to take its place (the next hand's trumps are still being
+    // chosen by others): the first thing there is to do takes it once there is one.
+    if (this.focusDropped && document.activeElement === document.body) this.root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
+    this.focusDropped = (focused !== null || this.focusDropped) && document.activeElement === document.body;
+    if (!wasMyTurn && screen.dataset.myTurn === "yes") revealHand(this.root);
     this.tickClock();
     document.title = this.titleText(view);
   }
@@ -504,15 +516,17 @@ export class TableScreen {
     if (info.kind === "free") return t("status.free");
     if (!view) return t("status.ready");
     const place = view.out_order.indexOf(seat);
-    if (place >= 0) return t("status.out", { place: placeWord(place + 1) });
-    if (view.outcome) return view.outcome.loser === seat ? t("status.lost") : "";
+    // Your own box says it of you ("You lost the hand"): a sentence of its own where the verb is conjugated.
+    const said = (key, params = {}) => about(key, seat, this.mySeat, message.seats, params);
+    if (place >= 0) return said("status.out", { place: placeWord(place + 1) });
+    if (view.outcome) return view.outcome.loser === seat ? said("status.lost") : "";
     const level = info.kind === "computer" && info.level ? `${t(`level.${info.level}`)} · ` : "";
     if (view.phase === "trump_choice" && view.to_act !== seat) {
       const suit = view.trumps[seat];
-      return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : t("status.waits")}`;
+      return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : said("status.waits")}`;
     }
     if (view.to_act !== seat) return `${level}${t("seat.cards", { count: view.hand_counts[seat] })}`;
-    if (view.phase === "trump_choice") return t("status.choosing");
+    if (view.phase === "trump_choice") return said("status.choosing");
     const clock = message.deadline ? " · " : "";
     const verb = t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
     return h("span", {}, verb, clock, message.deadline ? h("span", { class: "clock" }) : "");
@@ -886,6 +900,20 @@ function describeFocus(node) {
   return null;
 }
 
+/**
+ * Your turn has come and your cards are below the bottom of the screen (a phone at a table of three or
+ * four, whose opponents take its height): scroll them up into sight.
+ */
+function revealHand(root) {
+  const hand = root.querySelector(".hand");
+  const first = hand?.querySelector(".card");
+  if (!first || first.getBoundingClientRect().bottom <= window.innerHeight) return;
+  hand.scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
+}
+
+/** What the keyboard is given when the control it was on is gone: a move, or the trump to choose. */
+const PLAYABLE = ".hand .card.legal, .take-btn:not([disabled]), .suit-choice:not(:disabled)";
+
 function restoreFocus(root, focused) {
   if (!focused) return;
   if (focused.card) {
@@ -897,7 +925,7 @@ function restoreFocus(root, focused) {
   }
   const node = root.querySelector(focused.selector);
   if (node && !node.disabled) node.focus({ preventScroll: true });
-  else root.querySelector(".hand .card.legal, .take-btn:not([disabled])")?.focus({ preventScroll: true });
+  else root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
 }
 
 /** One remembered entry of the last actions (see record) in the page's language now. */
