@@ -77,7 +77,9 @@ def solve(
     playouts: Annotated[
         int | None,
         typer.Option(
-            min=1, help=N_("Playouts of an estimate, shared among the moves."), show_default=N_("as the analysis board")
+            min=1,
+            help=N_("Playouts of an estimate, shared among the moves (at least 24 a move)."),
+            show_default=N_("as the analysis board"),
         ),
     ] = None,
 ) -> None:

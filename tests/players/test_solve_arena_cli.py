@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from rules.analysis import PLAYOUTS_PER_MOVE
 from rules.cli import app
 from rules.events import Deal
 from rules.game import Game
@@ -89,6 +90,22 @@ def test_solve_estimates_a_position_out_of_reach(tmp_path: Path) -> None:
     assert max(move["score"] for move in data["moves"]) == data["estimate"]["score"]
     text = runner.invoke(app, ["solve", str(path), "--seconds", "0.05"])
     assert "no exact value within 0.05 s; estimate" in text.stdout and "playouts" in text.stdout
+
+
+def test_playouts_are_shared_among_the_moves_with_the_least_a_move_the_help_says(tmp_path: Path) -> None:
+    game = Game(RuleSet(players=2), seed=1)
+    while game.phase == "trump_choice":
+        game.push(game.legal_moves()[0])
+    game.push(game.sample_deal())
+    path = tmp_path / "deal.jsonl"
+    path.write_text("".join(line + "\n" for line in log_lines(game)), encoding="utf-8")
+    moves = len(game.legal_moves())
+    for asked, each in ((10, PLAYOUTS_PER_MOVE), (PLAYOUTS_PER_MOVE * moves * 2, PLAYOUTS_PER_MOVE * 2)):
+        result = runner.invoke(app, ["solve", str(path), "--seconds", "0.05", "--playouts", str(asked), "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["estimate"]["samples"] == each * moves
+    help_text = runner.invoke(app, ["solve", "--help"], terminal_width=400).stdout
+    assert f"shared among the moves (at least {PLAYOUTS_PER_MOVE} a move)" in " ".join(help_text.split())
 
 
 def test_solve_missing_file() -> None:
