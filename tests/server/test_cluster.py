@@ -383,3 +383,47 @@ def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Ser
         assert orders(c) == [[x, y]]
     finally:
         c.stop()
+
+
+def test_a_table_sleeps_only_once_no_process_serves_it_and_every_lobby_follows() -> None:
+    """Two tables let go at rest at once; a player then connects to one of them on b. The other falls asleep
+    (idle) and leaves both lobbies; the one served stays awake and listed meanwhile. Woken again on a, the
+    sleeper is back in b's lobby too."""
+    database = fresh_database()
+    a, b = (Server(database, **FAST | {"TRUMPS_IDLE_TABLE_SECONDS": "3"}) for _ in "ab")
+
+    def asleep(table_id: str) -> bool:
+        with psycopg.connect(database) as conn:
+            row = conn.execute("SELECT asleep FROM tables WHERE id = %s", (table_id,)).fetchone()
+        assert row is not None
+        return bool(row[0])
+
+    def listed(server: Server, table_id: str) -> bool:
+        return any(table["id"] == table_id for table in server.get("/api/tables")[1]["tables"])
+
+    try:
+        a.start(), b.start()
+        served, idle = _create(a), _create(a)  # rested no later than the idle one: let go first, or with it
+        _until(lambda: _held(a) == 0, "a let both tables go, at rest")
+
+        async def while_served() -> None:
+            seat = Seat(f"{b.ws}/ws/tables/{served['table']['id']}", served["token"], 0)
+            await seat.connect()
+            await asyncio.to_thread(_until, lambda: asleep(idle["table"]["id"]), "the idle table fell asleep")
+            assert not asleep(served["table"]["id"]), "a table a player is connected to was put to sleep"
+            gone = lambda: not listed(a, idle["table"]["id"]) and not listed(b, idle["table"]["id"])  # noqa: E731
+            await asyncio.to_thread(_until, gone, "the idle table left both lobbies")
+            assert listed(a, served["table"]["id"]) and listed(b, served["table"]["id"])
+            await seat.close()
+
+            async with websockets.connect(f"{a.ws}/ws/tables/{idle['table']['id']}") as ws:  # wakes it on a
+                await ws.send(json.dumps({"type": "hello", "token": None, "last_seen": None}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+                back = lambda: listed(b, idle["table"]["id"])  # noqa: E731
+                await asyncio.to_thread(_until, back, "b lists the woken table again")
+            assert not asleep(idle["table"]["id"])
+
+        asyncio.run(while_served())
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
