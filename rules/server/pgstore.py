@@ -37,7 +37,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Collection
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
@@ -134,13 +134,26 @@ def redact(url: str) -> str:
     'postgresql://trumps@db.example:5432/trumps'
     >>> redact("postgresql://trumps:secret@[::1]:5432,db.example:port/trumps")
     'postgresql://trumps@[::1]:5432,db.example:port/trumps'
+
+    libpq also takes the password as a parameter of the URL: it goes too.
+
+    >>> redact("postgresql://trumps@db.example/trumps?sslmode=require&password=secret")
+    'postgresql://trumps@db.example/trumps?sslmode=require'
+    >>> redact("postgresql://db.example/trumps?%70assword=secret")
+    'postgresql://db.example/trumps'
     """
     parts = urlsplit(url)
     userinfo, at, hosts = parts.netloc.rpartition("@")
-    if not at or ":" not in userinfo:
-        return url
-    user = userinfo.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{user}@{hosts}" if user else hosts))
+    if at and ":" in userinfo:
+        user = userinfo.split(":", 1)[0]
+        url = urlunsplit(parts._replace(netloc=f"{user}@{hosts}" if user else hosts))
+        parts = urlsplit(url)
+    pairs = parts.query.split("&")
+    kept = [pair for pair in pairs if unquote(pair.partition("=")[0]).strip() != "password"]
+    if len(kept) < len(pairs):
+        fragment = f"#{parts.fragment}" if parts.fragment else ""
+        url = url.partition("?")[0] + ("?" + "&".join(kept) if kept else "") + fragment
+    return url
 
 
 def _lock_key(table_id: str) -> int:
