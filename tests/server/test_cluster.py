@@ -325,6 +325,40 @@ def test_a_clock_follows_its_players_to_their_process(pair: tuple[Server, Server
     asyncio.run(watch())
 
 
+def test_every_process_gives_the_same_deadline(pair: tuple[Server, Server]) -> None:
+    """A clock table led by a, whose second player connects to b after the move became due: b takes the table up
+    then, and tells the same deadline as a (when the clock runs out, on the leader's clock), not a later one."""
+    a, b = pair
+    created = _create(a, clock=600)
+    table_id = created["table"]["id"]
+    _, joined = a.post(f"/api/tables/{table_id}/join", {})
+
+    async def compare() -> None:
+        first = Seat(f"{a.ws}/ws/tables/{table_id}", created["token"], 0)
+        await first.connect()
+        while first.last is None or first.last["deadline"] is None:  # the first hand started: a trump is due
+            await first.update()
+        second = Seat(f"{b.ws}/ws/tables/{table_id}", joined["token"], 1)
+        await second.connect()
+        resync = await second.update()
+        assert resync["event_no"] == first.event_no
+        assert resync["deadline"] == first.last["deadline"], "b counts the clock from when it took the table up"
+        # Then the hand ends (both trumps, the deal, a resignation), so that no clock runs on for the next tests.
+        for seat in (second, first):
+            while not seat.my_turn():
+                await seat.update()
+            await seat.play_one()
+        while first.last["view"]["phase"] not in ("lead", "respond", "second"):
+            await first.update()
+        await first.send({"type": "resign", "last_seen": first.event_no})
+        while first.last["hand_end"] is None:
+            await first.update()
+        for seat in (first, second):
+            await seat.close()
+
+    asyncio.run(compare())
+
+
 def test_a_leader_whose_players_left_it_hands_over_at_the_next_ask(pair: tuple[Server, Server]) -> None:
     """A clock table with a player on each process keeps its lead on a (b's ask at hello is refused); once a's player
     has gone, b asks again after a later event (at most every 5 s) and a hands the table over."""
