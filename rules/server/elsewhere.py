@@ -3,8 +3,8 @@
 A process holds a table in memory only while it has a use for it (a connection, a request, a
 computer seat or clock it leads); the lobby still lists every table of the site. For the others
 it keeps a lobby entry, brought up to date by the notices every process hears: a table's
-creation (with its configuration), its seats taken and freed, its hands started, and the end of
-its match (its moves are heard only by the processes that hold it, so the entry's event number is
+creation (with its configuration), its seats taken and freed, its hands started, its sleeping and waking,
+and the end of its match (its moves are heard only by the processes that hold it, so the entry's event number is
 that of its last seat or hand event). Nothing is replayed. Those notices are the table's news, and
 carry the time each was stored with: the lobby orders these entries as the process holding the table
 orders it.
@@ -19,10 +19,14 @@ orders it.
 >>> tables.heard("abc", 0, {"type": "table_finished"})
 >>> tables.infos()
 []
+
+A table put to sleep leaves the lobby too (``table_asleep``), and comes back, with the lobby entry of the process
+that woke it, when it is woken (``table_awake``).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +48,15 @@ class Entry:
     order, and how long a match under way has gone without news (for leaving abandoned matches out)."""
     event_no: int = 0
     """Its last event heard of (kept apart from :attr:`info`, which changes only with its seats and hands)."""
+
+    def lobby(self) -> dict[str, Any]:
+        """As JSON, for the other processes (:meth:`Elsewhere.heard` reads it back from ``table_awake``)."""
+        return {
+            "info": self.info.model_dump(mode="json"),
+            "created": self.created,
+            "news_at": self.news_at,
+            "event_no": self.event_no,
+        }
 
 
 def entry_of(table_id: str, config: dict[str, Any], created: float) -> Entry:
@@ -92,10 +105,15 @@ class Elsewhere:
         if kind == "table_created" and record is not None:
             self.add(entry_of(table_id, record["config"], float(record.get("created", time.time()))))
             return
+        if kind == "table_awake" and record is not None:  # listed again, as the process that woke it saw it
+            lobby = record["lobby"]
+            info = TableInfo.model_validate_json(json.dumps(lobby["info"]))
+            self.add(Entry(info, float(lobby["created"]), float(lobby["news_at"]), int(lobby["event_no"])))
+            return
         entry = self.entries.get(table_id)
         if entry is None:
             return
-        if kind == "table_finished":
+        if kind in ("table_finished", "table_asleep"):
             del self.entries[table_id]
             return
         entry.event_no = max(no, entry.event_no)

@@ -206,8 +206,9 @@ class Hub:
                 table = await self._rebuild_aside(stored)
                 if not table.match_over:
                     # Awake again in the database too, so that a restart rebuilds it (ordered after the
-                    # write that put it to sleep: one writer, in order).
-                    await self.store.set_asleep(table_id, False)
+                    # write that put it to sleep: one writer, in order), and in every process's lobby.
+                    entry = Entry(table.info(), table.created, table.news_at, table.event_no)
+                    await self.store.wake(table_id, entry.lobby())
             except BaseException:
                 self.store.unfollow(table_id)
                 raise
@@ -307,7 +308,7 @@ class Hub:
         every = min(max(idle / 4, 0.05), 30.0) if idle > 0 else 30.0
         if shared:
             every = min(every, max(self.settings.release_seconds / 4, 0.05), 1.0)
-        orphans_at = 0.0
+        orphans_at = rested_at = 0.0
         while True:
             try:
                 if shared:
@@ -315,8 +316,10 @@ class Hub:
                     if time.monotonic() >= orphans_at:
                         orphans_at = time.monotonic() + ORPHAN_SECONDS
                         await self.adopt_orphans()
-                        if idle > 0:
-                            await self.store.sleep_rested(idle)
+                    if idle > 0 and time.monotonic() >= rested_at:
+                        # Often enough that a table held here (in use) never goes a whole idle time untouched.
+                        rested_at = time.monotonic() + min(ORPHAN_SECONDS, idle / 4)
+                        await self.store.sleep_rested(idle, held=set(self.tables))
                 else:
                     await self.sweep()
             except Exception:  # housekeeping: never let it stop for good

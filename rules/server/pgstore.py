@@ -35,9 +35,9 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
@@ -61,7 +61,7 @@ WAIT = 5.0
 
 _HEAD = re.compile(r'\{"t" ?: ?"([A-Za-z0-9_-]+)", ?"n" ?: ?(\d+)[,}]')
 """The start of a notice, as ``json_build_object`` writes it (a table id and an event number)."""
-_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"lead":')
+_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"s":', '"w":', '"lead":')
 """What a notice holds when more than its event number matters: the lobby entry of a table held elsewhere needs
 it, or it tells of a table's lead."""
 
@@ -134,13 +134,26 @@ def redact(url: str) -> str:
     'postgresql://trumps@db.example:5432/trumps'
     >>> redact("postgresql://trumps:secret@[::1]:5432,db.example:port/trumps")
     'postgresql://trumps@[::1]:5432,db.example:port/trumps'
+
+    libpq also takes the password as a parameter of the URL: it goes too.
+
+    >>> redact("postgresql://trumps@db.example/trumps?sslmode=require&password=secret")
+    'postgresql://trumps@db.example/trumps?sslmode=require'
+    >>> redact("postgresql://db.example/trumps?%70assword=secret")
+    'postgresql://db.example/trumps'
     """
     parts = urlsplit(url)
     userinfo, at, hosts = parts.netloc.rpartition("@")
-    if not at or ":" not in userinfo:
-        return url
-    user = userinfo.split(":", 1)[0]
-    return urlunsplit(parts._replace(netloc=f"{user}@{hosts}" if user else hosts))
+    if at and ":" in userinfo:
+        user = userinfo.split(":", 1)[0]
+        url = urlunsplit(parts._replace(netloc=f"{user}@{hosts}" if user else hosts))
+        parts = urlsplit(url)
+    pairs = parts.query.split("&")
+    kept = [pair for pair in pairs if unquote(pair.partition("=")[0]).strip() != "password"]
+    if len(kept) < len(pairs):
+        fragment = f"#{parts.fragment}" if parts.fragment else ""
+        url = url.partition("?")[0] + ("?" + "&".join(kept) if kept else "") + fragment
+    return url
 
 
 def _lock_key(table_id: str) -> int:
@@ -444,12 +457,23 @@ class PostgresStore:
                 "UPDATE tables SET resting = true, rested_at = %s WHERE id = %s", (time.time(), table_id)
             )
 
-    async def sleep_rested(self, idle: float) -> None:
-        """Mark asleep the tables at rest for ``idle`` seconds (left out at start-up and of the limits)."""
+    async def sleep_rested(self, idle: float, held: Collection[str] = ()) -> None:
+        """Mark asleep the tables at rest for ``idle`` seconds (left out at start-up and of the limits), and tell every
+        process (their lobbies drop them). The tables this process holds (``held``) are in use: their rest starts
+        again now, so that none is put to sleep while a process serves it."""
+        now = time.time()
         async with self._connection() as conn:
+            if held:
+                await conn.execute(
+                    "UPDATE tables SET rested_at = %s WHERE resting AND id = ANY(%s)", (now, sorted(held))
+                )
+            # The notice written as json.dumps writes it (json_build_object puts spaces around the colons), as the
+            # listeners' marks (_MARKS) look for it.
             await conn.execute(
-                "UPDATE tables SET asleep = true WHERE resting AND NOT asleep AND NOT finished AND rested_at < %s",
-                (time.time() - idle,),
+                "WITH slept AS (UPDATE tables SET asleep = true "
+                "WHERE resting AND NOT asleep AND NOT finished AND rested_at < %s RETURNING id) "
+                'SELECT pg_notify(%s, \'{"t": \' || to_json(id)::text || \', "n": 0, "s": true}\') FROM slept',
+                (now - idle, CHANNEL),
             )
 
     async def claim_orphans(self, held: set[str]) -> list[str]:
@@ -480,6 +504,18 @@ class PostgresStore:
     async def set_asleep(self, table_id: str, asleep: bool) -> None:
         async with self._connection() as conn:
             await conn.execute("UPDATE tables SET asleep = %s WHERE id = %s", (asleep, table_id))
+
+    async def wake(self, table_id: str, lobby: dict[str, Any]) -> None:
+        """The table is taken up: awake, its rest (if it is at rest) starting again now; if it was asleep, every
+        process hears so with its lobby entry (``lobby``), and lists it again."""
+        note = json.dumps({"t": table_id, "n": 0, "w": lobby})
+        async with self._connection() as conn:
+            await conn.execute(
+                "WITH was AS (SELECT asleep FROM tables WHERE id = %s FOR UPDATE), "
+                "woke AS (UPDATE tables SET asleep = false, rested_at = %s WHERE id = %s) "
+                "SELECT pg_notify(%s, %s) FROM was WHERE asleep",
+                (table_id, time.time(), table_id, CHANNEL, note),
+            )
 
     async def ready(self) -> bool:
         if not self.listening:
@@ -684,6 +720,10 @@ class PostgresStore:
                 event = {"type": "table_created", "config": note["c"], "created": float(note.get("at", 0))}
             elif note.get("f"):  # its match is over
                 event = {"type": "table_finished"}
+            elif note.get("s"):  # put to sleep
+                event = {"type": "table_asleep"}
+            elif "w" in note:  # woken: its lobby entry
+                event = {"type": "table_awake", "lobby": note["w"]}
             elif note.get("lead") in ("free", "wanted"):
                 event = {"type": f"lead_{note['lead']}"}
         except (ValueError, KeyError, TypeError):

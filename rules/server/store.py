@@ -39,7 +39,7 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -170,6 +170,11 @@ class Store(Protocol):
 
     async def set_asleep(self, table_id: str, asleep: bool) -> None: ...
 
+    async def wake(self, table_id: str, lobby: dict[str, Any]) -> None:
+        """Mark a table awake as it is taken up. (A shared store) if it was asleep, every process hears so, with
+        ``lobby``, its lobby entry (``table_awake``); one at rest rests from now on."""
+        ...
+
     async def ready(self) -> bool:
         """The database answers."""
         ...
@@ -199,7 +204,8 @@ class Store(Protocol):
         unless it is a seat or hand event (which the lobby shows).
 
         Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
-        ``{"type": "table_created", "config": ..., "created": ...}``) or of a match over (``table_finished``),
+        ``{"type": "table_created", "config": ..., "created": ...}``), of a match over (``table_finished``), of a
+        table put to sleep (``table_asleep``) or woken (``{"type": "table_awake", "lobby": ...}``, its lobby entry),
         and, to the processes holding a table, that its lead is free (``lead_free``) or wanted (``lead_wanted``).
         """
         ...
@@ -226,8 +232,9 @@ class Store(Protocol):
         """(A shared store) the table was let go with nothing due until a person acts: nobody need lead it."""
         ...
 
-    async def sleep_rested(self, idle: float) -> None:
-        """(A shared store) mark asleep the tables at rest for ``idle`` seconds."""
+    async def sleep_rested(self, idle: float, held: Collection[str] = ()) -> None:
+        """(A shared store) mark asleep the tables at rest for ``idle`` seconds (every process hears of each:
+        ``table_asleep``); the tables this process holds (``held``) are in use, and rest from now on."""
         ...
 
     async def close(self) -> None:
@@ -342,7 +349,7 @@ class EventStore:
     async def rest(self, table_id: str) -> None:
         pass
 
-    async def sleep_rested(self, idle: float) -> None:
+    async def sleep_rested(self, idle: float, held: Collection[str] = ()) -> None:
         pass
 
     async def load(self, table_id: str) -> StoredTable | None:
@@ -418,6 +425,9 @@ class EventStore:
     async def set_asleep(self, table_id: str, asleep: bool) -> None:
         """Mark a table asleep (left out of the next start-up; loaded when asked for) or awake again."""
         await self._submit([("UPDATE tables SET asleep = ? WHERE id = ?", (int(asleep), table_id))])
+
+    async def wake(self, table_id: str, lobby: dict[str, Any]) -> None:
+        await self.set_asleep(table_id, False)
 
     async def _submit(self, writes: list[_Write]) -> None:
         await self._queue(writes)

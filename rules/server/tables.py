@@ -293,6 +293,9 @@ class Table:
         self._timer: asyncio.TimerHandle | None = None
         self._due: tuple[Game, int] | None = None
         """The move the clock runs for: the game, and how many events it had when that move became due."""
+        self._moved_at: float | None = None
+        """When the move due now became due: the time stored with the table's last game event or hand start. The
+        clock runs from it, so every process (and this one after a restart) gives the same deadline."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._claiming = False
         self._asking = False
@@ -468,6 +471,7 @@ class Table:
             self._end_credentials(seat, "you left this seat")
             public = SeatFreed(seat=seat)
         elif kind == "hand_started":
+            self._moved_at = record.get("at")  # one stored by an older server has none: from now on
             self.hand_no = record["hand"]
             self.dealer = record["dealer"]
             self.seed = record["seed"]
@@ -478,6 +482,7 @@ class Table:
         else:
             assert self.game is not None
             event = parse_event(_event_part(record))
+            self._moved_at = record.get("at")
             self._played(event, self.game.push(event), by)
             return
         self.event_no += 1
@@ -542,10 +547,9 @@ class Table:
         if the store then refuses it, it is taken back, so the table never runs ahead of the disk.
         Raises :class:`Refused` (nothing changed) or :class:`~rules.server.store.StoreError`.
         """
-        stored = {**record, "by": by}
+        stored = {**record, "by": by, "at": time.time()}
         no = self.event_no + 1
         if record["type"] in NEWS:
-            stored["at"] = time.time()
             # Shielded: once the write is queued it will happen, so the table must apply it too.
             try:
                 await asyncio.shield(self._append(no, stored))
@@ -569,6 +573,7 @@ class Table:
                     await self._lost_race()
                 raise
             self._played(event, notifications, by)
+            self._moved_at = stored["at"]
         if self.match_over:
             # Only hides the table from the next start-up; a rebuild would find the match over anyway.
             await asyncio.shield(self._store.finish(self.id))
@@ -864,7 +869,7 @@ class Table:
         due = (game, len(game.events))
         same_move = previous is not None and previous[0] is game and previous[1] == due[1]
         if deadline is None or not same_move:
-            deadline = time.time() + self.config.clock
+            deadline = (time.time() if self._moved_at is None else self._moved_at) + self.config.clock
         self._due, self.deadline = due, deadline
         seen = self.event_no
         self._timer = asyncio.get_running_loop().call_later(
@@ -893,7 +898,7 @@ class Table:
         task.add_done_callback(self._tasks.discard)
 
     def restart_clock(self) -> None:
-        """After a rebuild: the seat to act gets a full clock again."""
+        """After a rebuild: the clock of the seat to act runs on from when its move became due (as stored)."""
         self._set_clock()
 
     def stop(self) -> None:

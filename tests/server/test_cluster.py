@@ -325,6 +325,40 @@ def test_a_clock_follows_its_players_to_their_process(pair: tuple[Server, Server
     asyncio.run(watch())
 
 
+def test_every_process_gives_the_same_deadline(pair: tuple[Server, Server]) -> None:
+    """A clock table led by a, whose second player connects to b after the move became due: b takes the table up
+    then, and tells the same deadline as a (when the clock runs out, on the leader's clock), not a later one."""
+    a, b = pair
+    created = _create(a, clock=600)
+    table_id = created["table"]["id"]
+    _, joined = a.post(f"/api/tables/{table_id}/join", {})
+
+    async def compare() -> None:
+        first = Seat(f"{a.ws}/ws/tables/{table_id}", created["token"], 0)
+        await first.connect()
+        while first.last is None or first.last["deadline"] is None:  # the first hand started: a trump is due
+            await first.update()
+        second = Seat(f"{b.ws}/ws/tables/{table_id}", joined["token"], 1)
+        await second.connect()
+        resync = await second.update()
+        assert resync["event_no"] == first.event_no
+        assert resync["deadline"] == first.last["deadline"], "b counts the clock from when it took the table up"
+        # Then the hand ends (both trumps, the deal, a resignation), so that no clock runs on for the next tests.
+        for seat in (second, first):
+            while not seat.my_turn():
+                await seat.update()
+            await seat.play_one()
+        while first.last["view"]["phase"] not in ("lead", "respond", "second"):
+            await first.update()
+        await first.send({"type": "resign", "last_seen": first.event_no})
+        while first.last["hand_end"] is None:
+            await first.update()
+        for seat in (first, second):
+            await seat.close()
+
+    asyncio.run(compare())
+
+
 def test_a_leader_whose_players_left_it_hands_over_at_the_next_ask(pair: tuple[Server, Server]) -> None:
     """A clock table with a player on each process keeps its lead on a (b's ask at hello is refused); once a's player
     has gone, b asks again after a later event (at most every 5 s) and a hands the table over."""
@@ -383,3 +417,47 @@ def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Ser
         assert orders(c) == [[x, y]]
     finally:
         c.stop()
+
+
+def test_a_table_sleeps_only_once_no_process_serves_it_and_every_lobby_follows() -> None:
+    """Two tables let go at rest at once; a player then connects to one of them on b. The other falls asleep
+    (idle) and leaves both lobbies; the one served stays awake and listed meanwhile. Woken again on a, the
+    sleeper is back in b's lobby too."""
+    database = fresh_database()
+    a, b = (Server(database, **FAST | {"TRUMPS_IDLE_TABLE_SECONDS": "3"}) for _ in "ab")
+
+    def asleep(table_id: str) -> bool:
+        with psycopg.connect(database) as conn:
+            row = conn.execute("SELECT asleep FROM tables WHERE id = %s", (table_id,)).fetchone()
+        assert row is not None
+        return bool(row[0])
+
+    def listed(server: Server, table_id: str) -> bool:
+        return any(table["id"] == table_id for table in server.get("/api/tables")[1]["tables"])
+
+    try:
+        a.start(), b.start()
+        served, idle = _create(a), _create(a)  # rested no later than the idle one: let go first, or with it
+        _until(lambda: _held(a) == 0, "a let both tables go, at rest")
+
+        async def while_served() -> None:
+            seat = Seat(f"{b.ws}/ws/tables/{served['table']['id']}", served["token"], 0)
+            await seat.connect()
+            await asyncio.to_thread(_until, lambda: asleep(idle["table"]["id"]), "the idle table fell asleep")
+            assert not asleep(served["table"]["id"]), "a table a player is connected to was put to sleep"
+            gone = lambda: not listed(a, idle["table"]["id"]) and not listed(b, idle["table"]["id"])  # noqa: E731
+            await asyncio.to_thread(_until, gone, "the idle table left both lobbies")
+            assert listed(a, served["table"]["id"]) and listed(b, served["table"]["id"])
+            await seat.close()
+
+            async with websockets.connect(f"{a.ws}/ws/tables/{idle['table']['id']}") as ws:  # wakes it on a
+                await ws.send(json.dumps({"type": "hello", "token": None, "last_seen": None}))
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+                back = lambda: listed(b, idle["table"]["id"])  # noqa: E731
+                await asyncio.to_thread(_until, back, "b lists the woken table again")
+            assert not asleep(idle["table"]["id"])
+
+        asyncio.run(while_served())
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)

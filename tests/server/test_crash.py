@@ -52,7 +52,7 @@ def test_every_acknowledged_move_survives_a_crash(tmp_path: Path, request: pytes
     stored = server.stored_events()
     for seat, no, event in acked:
         table_id = seat.url.rsplit("/", 1)[1]
-        record = {key: value for key, value in stored[table_id][no - 1].items() if key != "by"}
+        record = {key: value for key, value in stored[table_id][no - 1].items() if key not in ("by", "at")}
         sent = {key: value for key, value in event.items() if value is not None}
         assert record == sent, f"acknowledged event {no} of table {table_id} is not the stored one"
 

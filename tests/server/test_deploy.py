@@ -74,7 +74,7 @@ def test_every_location_forwards_the_clients_address_host_and_scheme() -> None:
     """A location with a proxy_set_header of its own drops the server block's: each one must say all three."""
     locations = re.findall(r"location [^{]*\{(.*?)\n        \}", CONFIG.read_text(), re.S)
     proxied = [body for body in locations if "proxy_pass" in body]
-    assert len(proxied) == 4 and len(locations) == 5  # and the one that answers a body over the limit
+    assert len(proxied) == 4 and len(locations) == 6  # and those that answer a body over the limit, or for no process
     for body in proxied:
         # $remote_addr, not $proxy_add_x_forwarded_for: nginx is the edge, the client's own header is dropped
         for header in ("Host $host", "X-Forwarded-For $remote_addr", "X-Forwarded-Proto $scheme"):
@@ -250,3 +250,47 @@ def test_a_rolling_restart_through_nginx_leaves_every_table_reachable(tmp_path: 
         asyncio.run(restart())
     finally:
         _stop_behind(nginx, servers, database)
+
+
+def _answer(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[int, str | None, bytes]:
+    """One request to nginx on ``port``: its status, content type and body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, body=b"{}" if method == "POST" else None, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.getheader("Content-Type"), response.read()
+    finally:
+        conn.close()
+
+
+def test_nginx_answers_in_json_when_no_process_answers(tmp_path: Path) -> None:
+    """nginx's own errors when no process answers (502, 504) are the protocol's JSON error, `unavailable` (503), as the
+    servers give it, not nginx's HTML page: for a lobby request and a WebSocket's opening alike."""
+    nobody = Server("unused")  # never started: its port refuses connections
+    nginx, port = _nginx(tmp_path, [nobody])
+    upgrade = {
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version": "13",
+    }
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                answers = [
+                    _answer(port, "POST", "/api/tables", {"Content-Type": "application/json"}),
+                    _answer(port, "GET", "/api/tables", {}),
+                    _answer(port, "GET", "/ws/tables/x", upgrade),
+                ]
+                break
+            except ConnectionRefusedError:
+                assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.1)
+        for status, kind, body in answers:
+            assert (status, kind) == (503, "application/json"), (status, kind, body)
+            answer = json.loads(body)
+            assert (answer["type"], answer["code"]) == ("error", "unavailable"), answer
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
