@@ -73,13 +73,19 @@ def test_solve_errors(tmp_path: Path, lines: list[str], message: str) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_solve_estimates_a_position_out_of_reach(tmp_path: Path) -> None:
+def logged_deal(tmp_path: Path) -> tuple[Game, Path]:
+    """A duel just dealt (seed 1), far out of the solver's reach, and its log."""
     game = Game(RuleSet(players=2), seed=1)
     while game.phase == "trump_choice":
         game.push(game.legal_moves()[0])
     game.push(game.sample_deal())
     path = tmp_path / "deal.jsonl"
     path.write_text("".join(line + "\n" for line in log_lines(game)), encoding="utf-8")
+    return game, path
+
+
+def test_solve_estimates_a_position_out_of_reach(tmp_path: Path) -> None:
+    game, path = logged_deal(tmp_path)
     result = runner.invoke(app, ["solve", str(path), "--seconds", "0.05", "--json"])
     # Out of the solver's reach: an estimate from playouts, labelled as one, for the seat to act.
     assert result.exit_code == 0, result.output
@@ -93,12 +99,7 @@ def test_solve_estimates_a_position_out_of_reach(tmp_path: Path) -> None:
 
 
 def test_playouts_are_shared_among_the_moves_with_the_least_a_move_the_help_says(tmp_path: Path) -> None:
-    game = Game(RuleSet(players=2), seed=1)
-    while game.phase == "trump_choice":
-        game.push(game.legal_moves()[0])
-    game.push(game.sample_deal())
-    path = tmp_path / "deal.jsonl"
-    path.write_text("".join(line + "\n" for line in log_lines(game)), encoding="utf-8")
+    game, path = logged_deal(tmp_path)
     moves = len(game.legal_moves())
     for asked, each in ((10, PLAYOUTS_PER_MOVE), (PLAYOUTS_PER_MOVE * moves * 2, PLAYOUTS_PER_MOVE * 2)):
         result = runner.invoke(app, ["solve", str(path), "--seconds", "0.05", "--playouts", str(asked), "--json"])
