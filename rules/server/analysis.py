@@ -179,9 +179,9 @@ class _Busy(Exception):
     """The worker has as many searches queued as it takes."""
 
 
-def _error(code: str, message: str, status: int) -> JSONResponse:
+def _error(code: str, message: str, status: int, line: int | None = None) -> JSONResponse:
     # Through the protocol's model, so that every code sent is one of its ErrorCode (the schema lists them).
-    body = ErrorMessage(code=code, message=message).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+    body = ErrorMessage(code=code, message=message, line=line).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
     return JSONResponse(body, status_code=status)
 
 
@@ -205,9 +205,10 @@ async def _log_text(request: Request) -> str:
 
 
 class _BadRequest(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.line = line
 
 
 def _analysis(request: Request) -> Analysis:
@@ -219,14 +220,14 @@ async def _checked_game(text: str) -> Game:
     try:
         return await asyncio.to_thread(read_log, text)
     except LogError as error:
-        raise _BadRequest("bad_log", str(error)) from None
+        raise _BadRequest("bad_log", str(error), error.line) from None
 
 
 async def replay(request: Request) -> Response:
     try:
         game = await _checked_game(await _log_text(request))
     except _BadRequest as error:
-        return _error(error.code, str(error), 413 if error.code == "too_large" else 400)
+        return _error(error.code, str(error), 413 if error.code == "too_large" else 400, error.line)
     return JSONResponse(await asyncio.to_thread(replay_plies, game))
 
 
@@ -236,7 +237,7 @@ async def analyse(request: Request) -> Response:
         await _checked_game(text)
         return JSONResponse(await _analysis(request).evaluation(text))
     except _BadRequest as error:
-        return _error(error.code, str(error), 413 if error.code == "too_large" else 400)
+        return _error(error.code, str(error), 413 if error.code == "too_large" else 400, error.line)
     except _Busy:
         return _error("busy", "the analysis is busy with other games; try again in a moment", 503)
 
@@ -252,7 +253,7 @@ async def play_on(request: Request) -> Response:
             return _error("no_move", "nobody is to act at the end of this log", 409)
         return JSONResponse({"move": await _analysis(request).move(text, level)})
     except _BadRequest as error:
-        return _error(error.code, str(error), 413 if error.code == "too_large" else 400)
+        return _error(error.code, str(error), 413 if error.code == "too_large" else 400, error.line)
     except _Busy:
         return _error("busy", "the computer is busy with other games; try again in a moment", 503)
 

@@ -494,6 +494,9 @@ class ErrorMessage(_Message):
     message: str
     event_no: int | None = Field(default=None, description="The table's current event number, when relevant.")
     refusal: RuleRefusal | None = Field(default=None, description="For code `illegal`: the rule that refused it.")
+    line: int | None = Field(
+        default=None, ge=1, description="For code `bad_log`: the number of the log's first bad line, from 1."
+    )
 
 
 class DrawOffered(_Message):

@@ -151,6 +151,12 @@ def test_a_bad_log_is_refused_in_one_line(server: Server, page: Page) -> None:
     page.fill("textarea.paste", "\n".join([*lines[:5], lines[7]]))
     page.click(".open-pasted")
     expect(page.locator(".opener .problem")).to_contain_text("cannot be replayed: line 6:")
+    # In another language the page says it in its own words, the line's number with them.
+    page.evaluate("localStorage.setItem('trumps.lang', 'fi')")
+    page.reload()
+    page.fill("textarea.paste", "\n".join([*lines[:5], lines[7]]))
+    page.click(".open-pasted")
+    expect(page.locator(".opener .problem")).to_contain_text("Rivi 6 ei noudata lokin muotoa")
 
 
 def test_play_on_from_a_position_against_the_computer(server: Server, page: Page) -> None:

@@ -51,7 +51,7 @@ def test_a_bad_log_is_refused_in_one_line_naming_its_line(server: Server) -> Non
     broken[5] = broken[5].replace('"seat":', '"seat": 7, "x":')
     status, error = server.post("/api/replay", {"log": "\n".join(broken)})
     assert status == 400 and error["code"] == "bad_log"
-    assert error["message"].startswith("line 6:") and "\n" not in error["message"]
+    assert error["message"].startswith("line 6:") and "\n" not in error["message"] and error["line"] == 6
     assert server.post("/api/replay", {"lines": []})[0] == 400
     assert server.post("/api/analysis", b"not json")[0] == 400
 

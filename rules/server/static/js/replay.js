@@ -60,7 +60,8 @@ function moveWords(event) {
  * (which names the line) for English readers, the code's message for the others.
  */
 function refusal(error) {
-  return language() === "en" && error.message ? error.message : errorText(error);
+  if (language() === "en" && error.message) return error.message;
+  return error.code === "bad_log" && error.line ? t("error.bad_log_line", { line: error.line }) : errorText(error);
 }
 
 /** Why a position has no exact value, from the position itself (the server's reason is English prose). */
@@ -79,6 +80,7 @@ async function postJson(url, body) {
   if (!response.ok) {
     const error = new Error(data.message || response.statusText);
     error.code = data.code;
+    error.line = data.line;
     throw error;
   }
   return data;
