@@ -198,3 +198,12 @@ TURNED_DOWN = {
 def test_the_page_uses_the_words_chosen_for_a_log_and_a_hand(lang: str) -> None:
     found = [form for message in catalog(lang).values() for form in forms(message) if TURNED_DOWN[lang].search(form)]
     assert found == [], f"{lang}: docs/translations.md chose another word"
+
+
+def test_the_page_without_javascript_says_so_in_every_language() -> None:
+    # The catalogs need JavaScript, so the one sentence shown without it is in the page itself.
+    page = (CATALOGS.parent / "index.html").read_text(encoding="utf-8")
+    noscript = page[page.index("<noscript>") : page.index("</noscript>")]
+    said = re.findall(r'<p class="noscript" lang="(\w+)">([^<]+)</p>', noscript)
+    assert [lang for lang, _ in said] == LANGUAGES
+    assert len({sentence for _, sentence in said}) == len(LANGUAGES)  # none left in English
