@@ -11,7 +11,8 @@ tuple, the token's own names (:class:`rules.step.UndoFields`), built the cheapes
 offers (``tuple.__new__(UndoFields, (...))``, not the named tuple's
 own ``__new__``, which costs twice as much again). Prints the best time per ply of each and the
 difference. The named version is compiled here from the committed module's text with one line
-changed; it is a measurement, never played by the engine.
+changed; it is a measurement, never played by the engine. Both versions are compiled here from that
+text, so both run as Python whether or not the process loaded the native build (:mod:`rules.native`).
 """
 
 from __future__ import annotations
@@ -23,20 +24,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules import core, generated_step
+import rules
+from rules import core
 from rules.step import UndoFields
 
-PLAIN = "    return (seat, phase, pile, hand, out_order, outcome, state.counted)\n"
-NAMED = "    return new(Undo, (seat, phase, pile, hand, out_order, outcome, state.counted))\n"
+SOURCE = Path(rules.__file__).with_name("generated_step.py")
+"""The committed step's text (with the native build loaded, the module's own file is the compiled one)."""
+
+PLAIN = "    return (seat, phase, pile, hand, out_order, outcome, state.counted, state.repeats)\n"
+NAMED = "    return new(Undo, (seat, phase, pile, hand, out_order, outcome, state.counted, state.repeats))\n"
 
 
-def named_apply() -> Callable[[core.State, int], Any]:
-    """The committed ``apply`` with its ``return`` line building a :class:`rules.step.UndoFields` instead."""
-    source = Path(generated_step.__file__).read_text(encoding="utf-8")
+def step_apply(named: bool) -> Callable[[core.State, int], Any]:
+    """The committed ``apply``; with ``named``, its ``return`` line builds a :class:`rules.step.UndoFields` instead."""
+    source = SOURCE.read_text(encoding="utf-8")
     if source.count(PLAIN) != 1:
-        raise SystemExit(f"{generated_step.__file__} no longer returns its token as this benchmark expects")
-    namespace: dict[str, Any] = {"__name__": "named_step"}
-    exec(compile(source.replace(PLAIN, NAMED), "<named undo token>", "exec"), namespace)
+        raise SystemExit(f"{SOURCE} no longer returns its token as this benchmark expects")
+    namespace: dict[str, Any] = {"__name__": "named_step" if named else "plain_step"}
+    exec(compile(source.replace(PLAIN, NAMED) if named else source, f"<{SOURCE.name}>", "exec"), namespace)
     namespace.update(Undo=UndoFields, new=tuple.__new__)
     return namespace["apply"]  # type: ignore[no-any-return]
 
@@ -79,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     played = games(args.games, args.seed)
     plies = sum(len(moves) for _, moves in played)
-    versions = {"plain tuple": generated_step.apply, "named tuple": named_apply()}
+    versions = {"plain tuple": step_apply(named=False), "named tuple": step_apply(named=True)}
     best = dict.fromkeys(versions, float("inf"))
     for round_ in range(args.rounds):
         for name in sorted(versions, reverse=round_ % 2 == 1):

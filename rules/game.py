@@ -310,7 +310,7 @@ class Game:
                 try:
                     before = self._table.apply(state, move)
                 except BaseException:
-                    self._restore((known, out_of_play, (*mark, state.counted)))
+                    self._restore((known, out_of_play, (*mark, state.counted, state.repeats)))
                     raise
         finally:
             state.news = None

@@ -32,7 +32,7 @@ from rules.core import (
 )
 from rules.step import NOTHING_COUNTED, NoTransition, Undo
 
-STEPS_SHA256: Final = "fbcc8701c52fa548217bbc496e4e76cd3ef65d03237a7291889ef58f19f8b3ae"
+STEPS_SHA256: Final = "f42c32be0eceb29715d68593c3004ee9598eaf7d8a21db9577fc814d6a6b6e59"
 
 MOVES_0: Final = MOVES_BY_BYTE[0]
 MOVES_1: Final = MOVES_BY_BYTE[1]
@@ -113,7 +113,7 @@ def apply(state: State, move: int) -> Undo:
                 state.phase = 3  # respond
     else:
         raise NoTransition("card", phase)
-    return (seat, phase, pile, hand, out_order, outcome, state.counted)
+    return (seat, phase, pile, hand, out_order, outcome, state.counted, state.repeats)
 
 
 def legal_mask(state: State) -> int:

@@ -51,11 +51,13 @@ the end of the function, across the calls that set it, and mypyc, which compiles
 (:mod:`rules.native`), would check it at run time as ``None``.
 """
 
-Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", "PositionKey | None"]
+Undo = tuple[int, int, tuple[int, ...], int, tuple[int, ...], "Outcome | None", "PositionKey | None", int]
 """What :attr:`Compiled.apply` returns, for :func:`undo`: the values a move may change, before it, at the
 positions :class:`UndoFields` names: the seat that moved, the phase, the pile, that seat's hand (the only
 hand a move changes), the order of going out, the outcome, and the position the move counted for the
-repetition rule (it passed the turn), else ``None``.
+repetition rule (it passed the turn), else ``None``; then how many times that position has now been
+counted (:attr:`State.repeats <rules.core.State>`), so that :func:`undo` sets the count back without
+looking it up first.
 
 A plain tuple, made only by the step: a named one, even built the cheapest way, costs search ~25% of
 its time (it is made on every ply; ``python -m benchmarks.undo_token``, figures in docs/machine.md), so
@@ -73,11 +75,13 @@ class UndoFields(NamedTuple):
     out_order: tuple[int, ...]
     outcome: Outcome | None
     counted: PositionKey | None
+    repeats: int
+    """The count of ``counted`` after the move (meaningless when nothing was counted)."""
 
 
 def undo(state: State, token: Undo) -> None:
     """Take back the move that returned ``token`` (moves are undone last first)."""
-    seat, phase, pile, hand, out_order, outcome, key = token
+    seat, phase, pile, hand, out_order, outcome, key, repeats = token
     state.hands[seat] = hand
     state.to_act = seat
     state.phase = phase
@@ -85,9 +89,8 @@ def undo(state: State, token: Undo) -> None:
     state.out_order = out_order
     state.outcome = outcome
     if key is not None:
-        count = state.seen[key] - 1
-        if count:
-            state.seen[key] = count
+        if repeats > 1:
+            state.seen[key] = repeats - 1
         else:
             del state.seen[key]
 
@@ -221,7 +224,7 @@ def python_of_steps(
     for test, lines in cards:
         source += [f"    elif {test}", *lines]
     source += ["    else:", '        raise NoTransition("card", phase)']
-    source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted)")
+    source.append("    return (seat, phase, pile, hand, out_order, outcome, state.counted, state.repeats)")
     ors = {phase: " | ".join(f"{function}(state)" for function in names) for phase, names in enumerate(masks) if names}
     source += ["", "", "def legal_mask(state: State) -> int:", "    phase = state.phase"]
     for test, lines in _branches({phase: [f"        return {mask}"] for phase, mask in ors.items()}):
@@ -406,7 +409,7 @@ def compile_table(rows: Iterable[Row]) -> Compiled:
         if trigger is None:
             raise NoTransition("card", phase)
         fire(state, trigger, move)
-        return (*before, state.counted)
+        return (*before, state.counted, state.repeats)
 
     def legal_mask(state: State) -> int:
         mask = 0
