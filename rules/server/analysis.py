@@ -210,6 +210,9 @@ class _BadRequest(Exception):
         self.code = code
         self.line = line
 
+    def response(self) -> JSONResponse:
+        return _error(self.code, str(self), 413 if self.code == "too_large" else 400, self.line)
+
 
 def _analysis(request: Request) -> Analysis:
     analysis: Analysis = request.app.state.analysis
@@ -227,7 +230,7 @@ async def replay(request: Request) -> Response:
     try:
         game = await _checked_game(await _log_text(request))
     except _BadRequest as error:
-        return _error(error.code, str(error), 413 if error.code == "too_large" else 400, error.line)
+        return error.response()
     return JSONResponse(await asyncio.to_thread(replay_plies, game))
 
 
@@ -237,7 +240,7 @@ async def analyse(request: Request) -> Response:
         await _checked_game(text)
         return JSONResponse(await _analysis(request).evaluation(text))
     except _BadRequest as error:
-        return _error(error.code, str(error), 413 if error.code == "too_large" else 400, error.line)
+        return error.response()
     except _Busy:
         return _error("busy", "the analysis is busy with other games; try again in a moment", 503)
 
@@ -253,7 +256,7 @@ async def play_on(request: Request) -> Response:
             return _error("no_move", "nobody is to act at the end of this log", 409)
         return JSONResponse({"move": await _analysis(request).move(text, level)})
     except _BadRequest as error:
-        return _error(error.code, str(error), 413 if error.code == "too_large" else 400, error.line)
+        return error.response()
     except _Busy:
         return _error("busy", "the computer is busy with other games; try again in a moment", 503)
 

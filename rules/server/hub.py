@@ -54,6 +54,11 @@ SLEEPING_INFOS = 4096
 """How many sleeping tables' lobby entries the hub remembers, so that looking one up does not replay it."""
 
 
+def _lobby_entry(table: Table) -> Entry:
+    """The lobby entry of a table this process holds, as the processes that do not hold it keep it."""
+    return Entry(table.info(), table.created, table.news_at, table.event_no)
+
+
 class Hub:
     """All tables of a server, by id (those in memory), and the WebSocket connections per client address."""
 
@@ -207,8 +212,7 @@ class Hub:
                 if not table.match_over:
                     # Awake again in the database too, so that a restart rebuilds it (ordered after the
                     # write that put it to sleep: one writer, in order), and in every process's lobby.
-                    entry = Entry(table.info(), table.created, table.news_at, table.event_no)
-                    await self.store.wake(table_id, entry.lobby())
+                    await self.store.wake(table_id, _lobby_entry(table).lobby())
             except BaseException:
                 self.store.unfollow(table_id)
                 raise
@@ -358,7 +362,7 @@ class Hub:
         self.store.unfollow(table.id)
         table.asleep = True  # this object is out of use: a request now reads the table again
         table.stop()
-        self._elsewhere.add(Entry(table.info(), table.created, table.news_at, table.event_no))
+        self._elsewhere.add(_lobby_entry(table))
         if resting and not table.match_over and (leads or await self.store.claim_lead(table.id)):
             try:
                 await self.store.rest(table.id)
