@@ -16,6 +16,14 @@ orders it.
 >>> tables.heard("abc", 1, {"type": "seat_taken", "seat": 0, "name": "Ann", "by": "player"})
 >>> [(seat.kind, seat.name) for seat in tables.infos()[0].seats]
 [('human', 'Ann'), ('free', None)]
+
+A notice heard twice changes nothing the second time (a creation does not empty the seats again, a seat taken is
+taken), so the notices heard while the database was read can be applied over what it said:
+
+>>> tables.heard("abc", 0, {"type": "table_created", "config": config, "created": 1.0})
+>>> tables.heard("abc", 1, {"type": "seat_taken", "seat": 0, "name": "Ann", "by": "player"})
+>>> [(seat.kind, seat.name) for seat in tables.infos()[0].seats]
+[('human', 'Ann'), ('free', None)]
 >>> tables.heard("abc", 0, {"type": "table_finished"})
 >>> tables.infos()
 []
@@ -103,6 +111,8 @@ class Elsewhere:
         """Another process committed event ``no`` of a table (``record``, when the notice carried it)."""
         kind = record.get("type") if record else None
         if kind == "table_created" and record is not None:
+            if table_id in self.entries:  # heard twice (at start-up: read, and heard while being read)
+                return
             self.add(entry_of(table_id, record["config"], float(record.get("created", time.time()))))
             return
         if kind == "table_awake" and record is not None:  # listed again, as the process that woke it saw it

@@ -75,6 +75,9 @@ class Hub:
         self._lock = asyncio.Lock()
         self._elsewhere = Elsewhere()
         """Lobby entries of the tables other processes hold (a shared database)."""
+        self._heard_while_reading: list[tuple[str, int, dict[str, Any] | None]] | None = None
+        """(A shared database, while :meth:`start` reads the lobby) the notices of tables held elsewhere heard
+        meanwhile, applied over what was read once it is read."""
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -86,16 +89,11 @@ class Hub:
     async def start(self) -> None:
         """Open the store; alone on it, rebuild every unfinished table that is not asleep; start the housekeeping."""
         self._store = await open_store(self.settings.db, self.settings.sync, self.settings.pool_size)
+        if self._store.shared:
+            self._heard_while_reading = []
         self._store.subscribe(self._notice, self._resync, self._wants)
         if self._store.shared:
-            # Held by nobody here yet: listed from their seat and hand events; those whose leader died are
-            # taken up by the first look for orphans (at once).
-            for stored, last in await self._store.awake():
-                self._elsewhere.add(entry_of(stored.id, stored.config, stored.created))
-                for record in stored.events:
-                    self._elsewhere.heard(stored.id, 0, record)
-                self._elsewhere.heard(stored.id, last, None)
-            log.info("the lobby lists %d tables of the database", len(self._elsewhere.entries))
+            await self._read_lobby()
         else:
             for stored in await self._store.unfinished():
                 table = self._rebuild(stored)
@@ -106,6 +104,29 @@ class Hub:
             log.info("rebuilt %d tables from the database", len(self.tables))
         if self._store.shared or self.settings.idle_table_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _read_lobby(self) -> None:
+        """(A shared database, at start-up) the lobby entries of the tables other processes hold.
+
+        Listen first, then read: a table another process creates (or a seat it fills) while this one reads is
+        then heard of, if the read missed it. Read first, and what is committed between the read and the first
+        LISTEN would be neither read nor heard: a table missing from this process's lobby until its next news.
+        What is heard during the read is kept aside and applied over what was read, in the order it was
+        committed; what the read already saw comes out the same twice (:meth:`Elsewhere.heard`: a seat taken is
+        taken, a creation heard of a table listed changes nothing), so nothing is lost or counted twice."""
+        if not await self.store.heard_from_now():
+            log.error("the database does not let this process listen yet: its lobby may miss a table until it does")
+        # Held by nobody here yet: listed from their seat and hand events; those whose leader died are
+        # taken up by the first look for orphans (at once).
+        for stored, last in await self.store.awake():
+            self._elsewhere.add(entry_of(stored.id, stored.config, stored.created))
+            for record in stored.events:
+                self._elsewhere.heard(stored.id, 0, record)
+            self._elsewhere.heard(stored.id, last, None)
+        heard, self._heard_while_reading = self._heard_while_reading or [], None
+        for table_id, no, note in heard:
+            self._elsewhere.heard(table_id, no, note)
+        log.info("the lobby lists %d tables of the database", len(self._elsewhere.entries))
 
     async def stop(self) -> None:
         if self._sweeper is not None:
@@ -129,8 +150,11 @@ class Hub:
         elif kind == "lead_free":
             if table is not None and table.connections:
                 table.take_lead(ask=False)
-        elif table is None:
-            self._elsewhere.heard(table_id, no, record)  # not held here: only its lobby entry changes
+        elif table is None:  # not held here: only its lobby entry changes
+            if self._heard_while_reading is not None:
+                self._heard_while_reading.append((table_id, no, record))
+            else:
+                self._elsewhere.heard(table_id, no, record)
         elif no > table.event_no:
             table.absorb_soon(no, record)
 

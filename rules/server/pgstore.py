@@ -257,6 +257,8 @@ class PostgresStore:
         self._listener: asyncio.Task[None] | None = None
         self.listening = False
         """The listening connection is up: this process hears other processes' events."""
+        self._listens = asyncio.Event()
+        """Set while :attr:`listening` (for :meth:`heard_from_now`)."""
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._locks_guard = asyncio.Lock()
         self._leads: set[str] = set()
@@ -617,6 +619,7 @@ class PostgresStore:
                         await self._pool.check()
                         log.info("listening to the database again")
                     self.listening, delay = True, 0.1
+                    self._listens.set()
                     # Whatever was committed while nobody here listened: each table re-reads what it missed.
                     await self._check_locks()
                     if self._resync is not None:
@@ -628,8 +631,20 @@ class PostgresStore:
                 if self.listening:
                     log.error("lost the database connection that listens for events: %s", _one_line(error))
             self.listening = False
+            self._listens.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
+
+    async def heard_from_now(self) -> bool:
+        """Return once the listening connection listens (to :data:`CHANNEL` and the tables followed): every notice
+        committed from then on reaches :meth:`subscribe`'s callbacks. False if it does not within :data:`WAIT`."""
+        if self._listener is None:
+            return False
+        try:
+            await asyncio.wait_for(self._listens.wait(), WAIT)
+        except TimeoutError:
+            return False
+        return True
 
     async def _hear(self, conn: psycopg.AsyncConnection[Any]) -> None:
         """Pass on the notices as they come until the channels followed change; a :class:`psycopg.Error` if the

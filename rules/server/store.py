@@ -210,6 +210,13 @@ class Store(Protocol):
         """
         ...
 
+    async def heard_from_now(self) -> bool:
+        """(A shared store) return once every notice committed from now on will be heard (the notices subscribed to
+        with :meth:`subscribe`): True, or False if the database does not let this process listen within a few
+        seconds. Read what the notices keep up to date only after it (the lobby at start-up: see
+        :meth:`rules.server.hub.Hub.start`)."""
+        ...
+
     async def follow(self, table_id: str) -> None:
         """(A shared store) hear this table's events from other processes, from the moment this returns."""
         ...
@@ -333,6 +340,9 @@ class EventStore:
 
     def subscribe(self, notice: Notice, resync: Callable[[], None], wants: Wants | None = None) -> None:
         pass  # nobody else writes to the file
+
+    async def heard_from_now(self) -> bool:
+        return True
 
     async def follow(self, table_id: str) -> None:
         pass

@@ -207,3 +207,66 @@ def test_the_page_without_javascript_says_so_in_every_language() -> None:
     said = re.findall(r'<p class="noscript" lang="(\w+)">([^<]+)</p>', noscript)
     assert [lang for lang, _ in said] == LANGUAGES
     assert len({sentence for _, sentence in said}) == len(LANGUAGES)  # none left in English
+
+
+# Forms that say whether a person is a man or a woman (Czech, Romanian, Russian): past participles and
+# verbs, adjectives, and ordinals agreeing with the person. A seat may be a woman, a man or "Místo 2" /
+# "Место 2" / "Locul 2", and "you" either: what is said about a seat or about you has none of them
+# (docs/translations.md). Russian's "вы" takes the plural (вы проиграли, вы готовы), which is neutral.
+GENDERED = {
+    "cs": re.compile(
+        r"\b\w+l[aoiy]? (jsi|ses|sis)\b|\b(jsi|ses|sis) \w+l[aoiy]?\b"
+        r"|\b(přebil|přihodil|vynesl|prohrál|vyhrál|vzal|dohrál|vybral|nabídl|odmítl|vzdal|zahrál|myslel|viděl|ukončil)[aoiy]?\b"
+        r"|\b(druh|čtvrt)[ýáé]\b|\b(připraven|připojen)[aýáé]?\b",
+        re.IGNORECASE,
+    ),
+    "ru": re.compile(
+        r"\b(проиграл|выиграл|побил|подложил|взял|вышел|вышла|выбрал|предложил|отказал|сдал|походил|сыграл)(а|о|ся|ась|ось)?\b"
+        r"|\b(первым|вторым|третьим|четв[её]ртым|первой|третьей|четв[её]ртой)\b|\b(готов|подключ[её]н)[ао]?\b",
+        re.IGNORECASE,
+    ),
+    "ro": re.compile(
+        # a participle after "a", "ai" (a plecat, ai plecat) is the perfect tense, the same for everybody
+        r"\b(primul|al doilea|al treilea|al patrulea)\b|(?<!\ba )(?<!\bai )\b(plecat|conectat|obligat|pregătit"
+        r"|întrebat|sigur)ă?\b",
+        re.IGNORECASE,
+    ),
+}
+ABOUT_YOU = re.compile(r"\byou(r|rs)?\b", re.IGNORECASE)
+# Words about a seat with no {who} in them: its status in its box, on the analysis board, in the lobby.
+ABOUT_A_SEAT = {"status.ready", "status.out", "status.lost", "seat.away", "seat.away_title", "seat.holds_title"}
+ABOUT_A_SEAT |= {"replay.out", "lobby.away"} | {f"place.{n}" for n in range(1, 5)}
+
+
+@pytest.mark.parametrize("lang", sorted(GENDERED))
+def test_what_the_page_says_of_a_seat_or_of_you_has_no_gender(lang: str) -> None:
+    english = catalog("en")
+    gendered = {
+        key: form
+        for key, message in catalog(lang).items()
+        if key in ABOUT_A_SEAT
+        or key.endswith(".you")
+        or ABOUT_YOU.search(str(english[key]))
+        or {"who", "seat", "place"} & placeholders(english[key])
+        for form in forms(message)
+        if GENDERED[lang].search(form)
+    }
+    assert gendered == {}, f"{lang}: a seat may be a woman, a man or 'seat 2', and so may you"
+
+
+@pytest.mark.parametrize("lang", sorted(GENDERED))
+def test_what_the_terminal_says_of_you_has_no_gender(lang: str) -> None:
+    # The terminal's other seats are compass points (masculine nouns in Czech and Russian), which a
+    # sentence may agree with; you and the order of going out (1st, 2nd: said of you too) may not.
+    with open(CATALOGS.parents[2] / "locale" / lang / "LC_MESSAGES" / "trumps.po", "rb") as file:
+        messages = [message for message in read_po(file) if message.id]
+    gendered = {
+        forms_of(message.id)[0]: text
+        for message in messages
+        # (the help's long texts state the rules of "whoever goes out first", not a sentence about you)
+        if (ABOUT_YOU.search(forms_of(message.id)[0]) and len(forms_of(message.id)[0]) < 200)
+        or forms_of(message.id)[0] in {"1st", "2nd", "3rd", "4th"}
+        for text in forms_of(message.string)
+        if GENDERED[lang].search(text)
+    }
+    assert gendered == {}, f"{lang}: you may be a woman or a man"

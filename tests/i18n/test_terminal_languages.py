@@ -102,7 +102,7 @@ def test_a_hand_through_a_pipe_in_each_language(lang: str) -> None:
 def test_the_environment_chooses_the_language() -> None:
     env = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     done = play_through_a_pipe(["--no-save", "--level", "easy", "--seed", "5"], ["q"], env | {"LANG": "cs_CZ.UTF-8"})
-    assert "Hru jsi ukončil." in done.stdout
+    assert "Hra je ukončená." in done.stdout
     done = play_through_a_pipe(
         ["--no-save", "--level", "easy", "--seed", "5"], ["q"], env | {"LANGUAGE": "fi:cs", "LANG": "C"}
     )

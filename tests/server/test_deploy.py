@@ -11,6 +11,7 @@ import re
 import resource
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -74,7 +75,8 @@ def test_every_location_forwards_the_clients_address_host_and_scheme() -> None:
     """A location with a proxy_set_header of its own drops the server block's: each one must say all three."""
     locations = re.findall(r"location [^{]*\{(.*?)\n        \}", CONFIG.read_text(), re.S)
     proxied = [body for body in locations if "proxy_pass" in body]
-    assert len(proxied) == 4 and len(locations) == 6  # and those that answer a body over the limit, or for no process
+    # and those that answer in JSON a body over the limit, no process, and the requests nginx cannot read (five)
+    assert len(proxied) == 4 and len(locations) == 11
     for body in proxied:
         # $remote_addr, not $proxy_add_x_forwarded_for: nginx is the edge, the client's own header is dropped
         for header in ("Host $host", "X-Forwarded-For $remote_addr", "X-Forwarded-Proto $scheme"):
@@ -291,6 +293,67 @@ def test_nginx_answers_in_json_when_no_process_answers(tmp_path: Path) -> None:
             assert (status, kind) == (503, "application/json"), (status, kind, body)
             answer = json.loads(body)
             assert (answer["type"], answer["code"]) == ("error", "unavailable"), answer
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+
+
+def _raw(port: int, request: bytes) -> tuple[int, str | None, bytes]:
+    """``request`` as sent, byte for byte (http.client would refuse to send most of these): status, type, body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers.get("Content-Type"), body
+
+
+def test_nginx_answers_in_json_when_it_cannot_read_a_request(tmp_path: Path) -> None:
+    """nginx's own refusals of a request it cannot read are the protocol's JSON errors too, with their status: a path
+    holding %00, a request line that is no HTTP, a missing Host (400, bad_request), a header line over nginx's buffers
+    (400, too_large) and a request line over them (414, too_large), a Transfer-Encoding nginx does not take (501) and
+    an HTTP version it does not speak (505, both bad_request). The refusals of the request line come before nginx
+    knows any URI: a named location (error_page 400 @bad_request) answered them with 500."""
+    nobody = Server("unused")  # never started: none of these requests reaches a process
+    nginx, port = _nginx(tmp_path, [nobody])
+    end = b" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    requests = {
+        b"GET /api/tables/a%00b" + end: (400, "bad_request"),
+        b"GET /api/tables/%00" + end: (400, "bad_request"),
+        b"POST /api/tables/x/join%00" + end: (400, "bad_request"),
+        b"GET /ws/tables/a%00b" + end: (400, "bad_request"),
+        b"GET /../../etc/passwd" + end: (400, "bad_request"),
+        b"NONSENSE\r\n\r\n": (400, "bad_request"),
+        b"GET /api/tables HTTP/1.1\r\nConnection: close\r\n\r\n": (400, "bad_request"),  # no Host
+        b"GET /api/tables HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n": (400, "bad_request"),
+        b"GET /api/tables HTTP/1.1\r\nHost: a\r\nX-Long: " + b"x" * 10_000 + b"\r\n\r\n": (400, "too_large"),
+        b"GET /api/tables/" + b"x" * 10_000 + end: (414, "too_large"),
+        b"GET /api/tables?" + b"x" * 10_000 + end: (414, "too_large"),
+        b"POST /api/tables HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\nConnection: close\r\n\r\n": (
+            501,
+            "bad_request",
+        ),
+        b"GET /api/tables HTTP/2.0\r\nHost: a\r\nConnection: close\r\n\r\n": (505, "bad_request"),
+        b"GET /.nginx/bad_request" + end: (400, "bad_request"),  # asked for directly: the same answer
+    }
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                answers = {request: _raw(port, request) for request in requests}
+                break
+            except ConnectionRefusedError:
+                assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.1)
+        for request, (status, kind, body) in answers.items():
+            said = request[:40]
+            assert (status, kind) == (requests[request][0], "application/json"), (said, status, kind, body[:80])
+            answer = json.loads(body)
+            assert (answer["type"], answer["code"]) == ("error", requests[request][1]), (said, answer)
+            assert set(answer) == {"type", "code", "message"}, answer
     finally:
         nginx.terminate()
         nginx.wait(10)

@@ -460,3 +460,61 @@ def test_a_clock_nobody_watches_goes_on_when_its_leader_dies(servers: list[Serve
         assert time.monotonic() < deadline, "nobody took up the table whose leader died"
         time.sleep(0.2)
     assert all(record["by"] == "clock" for record in b.stored_events()[table_id][before:])
+
+
+def test_a_process_starting_lists_the_tables_created_while_it_reads_the_lobby(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process listens for other processes' news before it reads the lobby, and applies what it heard meanwhile
+    over what it read. Read first, and a table created between the read and the first LISTEN would be missing from
+    its lobby (until that table's next news); applied as heard, a seat taken just after the read would be undone
+    by the older read.
+
+    Made certain by a listening connection that comes up late (by half a second) and by the other process's
+    commits injected into the read itself: a table created before it (read and heard: listed once), and, after
+    it, a table created and a seat taken (heard only)."""
+    from rules.server.hub import Hub
+    from rules.server.limits import Settings
+    from rules.server.pgstore import PostgresStore
+    from rules.server.protocol import CreateTable, JoinTable
+
+    settings = Settings(db=database, bot_processes=0, pool_size=2, max_tables_per_client=0)
+
+    async def run() -> None:
+        other = Hub(settings)
+        await other.start()
+        ids: dict[str, str] = {}
+
+        async def create(name: str) -> str:
+            return (await other.create(CreateTable(players=2, name=name), "10.0.0.1")).table.id
+
+        listen, read = PostgresStore._listen_forever, PostgresStore.awake
+
+        async def listen_late(store: PostgresStore) -> None:
+            await asyncio.sleep(0.5)
+            await listen(store)
+
+        async def read_while_the_other_plays(store: PostgresStore) -> Any:
+            ids["before"] = await create("Ann")
+            found = await read(store)
+            ids["after"] = await create("Cy")
+            await other.join(ids["before"], JoinTable(name="Bo"))
+            await asyncio.sleep(0.3)  # heard by now, if listened to
+            return found
+
+        monkeypatch.setattr(PostgresStore, "_listen_forever", listen_late)
+        monkeypatch.setattr(PostgresStore, "awake", read_while_the_other_plays)
+        starting = Hub(settings)
+        try:
+            await starting.start()
+            # At once: the look for orphans this process starts would soon take up the tables (nobody leads them).
+            lobby = {info.id: [(seat.kind, seat.name) for seat in info.seats] for info in starting.lobby()}
+            assert lobby == {
+                ids["before"]: [("human", "Ann"), ("human", "Bo")],
+                ids["after"]: [("human", "Cy"), ("free", None)],
+            }
+        finally:
+            await starting.stop()
+            await other.stop()
+
+    asyncio.run(run())
