@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # this Starlette would rather use httpx2, which
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
     from starlette.testclient import TestClient
 
-from test_table_endings import Player, _to_play  # noqa: E402
+from test_table_endings import Player, _to_play
 
 
 def _client(db: Path, **settings: Any) -> TestClient:
