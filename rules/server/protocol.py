@@ -336,7 +336,11 @@ class RematchTable(_Message):
     in the seat this token holds here. The first call makes the new table; every call seats its caller there."""
 
     token: str = Field(description="A seat's token at this (old) table; one that holds no seat is refused: bad_token.")
-    name: PlayerName = None
+    name: PlayerName = Field(
+        default=None,
+        description="The name to sit down with at the new table, as for a join; null or absent: the name the seat "
+        "has at this table.",
+    )
 
 
 class Rematched(_Message):
