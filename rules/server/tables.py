@@ -620,8 +620,10 @@ class Table:
                 )
             )
         except StoreConflict:
-            await self._lost_race()
+            await self._lost_race()  # which refuses as stale
+            raise
         if made:
+            metrics.EVENTS.labels("player").inc()
             self.apply(stored)
             self._announce()
         return made
