@@ -54,6 +54,7 @@ export class TableScreen {
     this.awayTimer = null;
     this.focusDropped = false; // the keyboard's control was redrawn away with nothing in its place (render)
     this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
+    this.rematching = null; // while a rematch is asked for: "make" (none was offered) or "join" (one was)
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
       onStatus: (state, attempt) => this.onStatus(state, attempt),
@@ -324,7 +325,7 @@ export class TableScreen {
     const seat = savedSeat(this.tableId);
     if (!seat || this.rematching) return;
     // Marked busy, not disabled: the keyboard's focus stays on the button (and on it when redrawn meanwhile).
-    this.rematching = true;
+    this.rematching = this.update?.rematch ? "join" : "make";
     this.root.querySelector(".rematch")?.setAttribute("aria-disabled", "true");
     try {
       const made = await api.rematch(this.tableId, seat.token, savedName() || null);
@@ -332,7 +333,7 @@ export class TableScreen {
       window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: made.table.id } }));
     } catch (error) {
       showToast(errorText(error), "error");
-      this.rematching = false;
+      this.rematching = null;
       this.render();
     }
   }
@@ -664,7 +665,8 @@ export class TableScreen {
     const buttons = h("div", { class: "dialog-actions" });
     if (score.match_over || message.status === "finished") {
       dialog.append(h("p", { class: "match-over" }, t("outcome.match_over")));
-      const link = message.rematch ?? null; // another player asked for a rematch: its table waits for you
+      // Another player asked for a rematch (not this page, which is on its way there): its table waits for you.
+      const link = Boolean(message.rematch) && this.rematching !== "make";
       if (link) dialog.append(h("p", { class: "rematch-ready", role: "status" }, t("outcome.rematch_ready")));
       if (this.mySeat !== null) {
         const again = h("button", { type: "button", class: `btn primary rematch${link ? " join-rematch" : ""}` },
