@@ -42,6 +42,7 @@ from rules.server.protocol import (
     Ping,
     Pong,
     ProtocolError,
+    RematchTable,
     ResignMessage,
     Welcome,
     describe_validation,
@@ -60,6 +61,7 @@ _STATUS = {
     "table_full": 409,
     "seat_taken": 409,
     "match_over": 409,
+    "match_not_over": 409,
     "too_many_tables": 429,
     "bad_token": 403,
     "too_large": 413,
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", table_info, methods=["GET"]),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/leave", leave_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", rematch_table, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", play),
         *analysis.routes(),
         Mount("/static", app=_RevalidatedFiles(directory=STATIC, check_dir=False), name="static"),
@@ -292,6 +295,14 @@ async def join_table(request: Request) -> Response:
 async def leave_table(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     return await _answer(request, LeaveTable, lambda body: _hub(request).leave(table_id, body), "leaving")
+
+
+async def rematch_table(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    creator = request.client.host if request.client else "unknown"
+    return await _answer(
+        request, RematchTable, lambda body: _hub(request).rematch(table_id, body, creator), "the rematch"
+    )
 
 
 # --- WebSocket ---------------------------------------------------------------------------------------

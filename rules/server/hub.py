@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import secrets
 import time
@@ -33,9 +34,27 @@ from typing import Any, TypeVar
 from rules.server.bots import Bots
 from rules.server.elsewhere import Elsewhere, Entry, entry_of
 from rules.server.limits import Settings
-from rules.server.protocol import CreateTable, Joined, JoinTable, LeaveTable, Left, TableCreated, TableInfo
+from rules.server.protocol import (
+    CreateTable,
+    Joined,
+    JoinTable,
+    LeaveTable,
+    Left,
+    Rematched,
+    RematchTable,
+    TableCreated,
+    TableInfo,
+)
 from rules.server.store import Store, StoredTable, StoreError, open_store
-from rules.server.tables import Refused, Table, TableConfig, new_token, possible_table_id, token_hash
+from rules.server.tables import (
+    Refused,
+    Table,
+    TableConfig,
+    new_token,
+    possible_table_id,
+    rematch_token,
+    token_hash,
+)
 
 log = logging.getLogger("rules.server")
 
@@ -528,6 +547,67 @@ class Hub:
                 raise Refused("bad_token", "this token holds no seat at this table")
             await table.commit({"type": "seat_freed", "seat": seat}, by="player")  # which closes its sockets
         return Left(table_id=table_id, seat=seat)
+
+    async def rematch(self, table_id: str, request: RematchTable, creator: str) -> Rematched:
+        """The same match again at a new table, once this one's is over, with the caller (a seat's token here) in
+        the same seat there. The first call makes the new table; the others (on any process) seat their callers at
+        that one. A second call with one token answers as the first did (the new token is derived from the old)."""
+        seat, new_id, name, made = await _again_if_stale(lambda: self._rematch_table(table_id, request, creator))
+        token = rematch_token(request.token, new_id)
+        await _again_if_stale(lambda: self._rematch_seat(new_id, seat, name, token))
+        async with self.locked(new_id) as table:
+            table.kick()
+            return Rematched(table=table.info(), seat=seat, token=token, created=made)
+
+    async def _rematch_table(
+        self, table_id: str, request: RematchTable, creator: str
+    ) -> tuple[int, str, str | None, bool]:
+        """The caller's seat at the old table, the new table (made now if it was not: then ``True`` last), and the
+        name to sit down with there (the one given, else the one at the old table)."""
+        async with self.locked(table_id) as old:
+            await old.refresh()
+            seat = old.seat_of_token(request.token)
+            if seat is None:
+                raise Refused("bad_token", "this token holds no seat at this table")
+            if not old.match_over:
+                raise Refused("match_not_over", "this table's match is not over: a rematch can follow once it is")
+            name = request.name if request.name is not None else old.seats[seat].name
+            if old.rematch is not None:
+                return seat, old.rematch, name, False
+            # As the lobby makes a table: the dealer is the last seat, so seat 0 chooses a trump and leads first.
+            config = old.config.model_copy(update={"dealer": old.config.players - 1})
+            limit = self.settings.max_tables_per_client
+            async with self._lock:
+                if self.full():
+                    raise Refused("too_many_tables", "the server has as many tables as it can hold; try again later")
+                new_id = secrets.token_urlsafe(6)
+                created = time.time()
+                await self.store.follow(new_id)  # before anyone else knows of it
+                try:
+                    made = await old.commit_rematch(seat, new_id, config, creator, limit, created)
+                except BaseException:
+                    self.store.unfollow(new_id)
+                    raise
+                if not made:
+                    self.store.unfollow(new_id)
+                    raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
+                self.tables[new_id] = self._new_table(new_id, config, created=created, creator=creator)
+                self._elsewhere.forget(new_id)
+            return seat, new_id, name, True
+
+    async def _rematch_seat(self, table_id: str, seat: int, name: str | None, token: str) -> None:
+        """Sit down at the rematch's table in ``seat`` with ``token``, unless that token holds it already."""
+        async with self.locked(table_id) as table:
+            await table.refresh()
+            digest = token_hash(token)
+            held = table.seats[seat].token_hash
+            if held is not None and hmac.compare_digest(held, digest):
+                return  # asked again with the same token: seated there already
+            if table.match_over:
+                raise Refused("match_over", "the rematch's match is over already")
+            if table.seats[seat].kind != "free":
+                raise Refused("seat_taken", f"seat {seat} of the rematch's table {table_id} is taken")
+            await table.commit({"type": "seat_taken", "seat": seat, "name": name, "token_hash": digest}, by="player")
 
 
 _Answer = TypeVar("_Answer")

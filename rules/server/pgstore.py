@@ -44,7 +44,7 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
-from rules.server.store import Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable, Wants
+from rules.server.store import Linked, Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable, Wants
 
 log = logging.getLogger("rules.server")
 
@@ -364,7 +364,14 @@ class PostgresStore:
         return [json.loads(body) for (body,) in rows]
 
     async def create_table(
-        self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0, *, created: float
+        self,
+        table_id: str,
+        config: dict[str, Any],
+        creator: str,
+        limit: int = 0,
+        *,
+        created: float,
+        with_event: Linked | None = None,
     ) -> bool:
         # Event 0 in the notice: the other processes hear of the new table (their lobbies show it).
         # With its configuration: their lobbies list it without reading it.
@@ -381,6 +388,13 @@ class PostgresStore:
                 ).fetchone()
                 if row is not None and row[0] >= limit:
                     return False
+            if with_event is not None:
+                # First the other table's event, as a group commit writes it (and announces it on commit): when its
+                # number is taken (a rematch made at once elsewhere), nothing of this transaction is kept.
+                other, no, body = with_event
+                cursor = await conn.execute(_APPEND, ([other], [no], [json.dumps(body)]))
+                if not await cursor.fetchall():
+                    raise StoreConflict(f"event {no} of table {other} is taken")
             await conn.execute(
                 "WITH added AS (INSERT INTO tables (id, created, creator, config) VALUES (%s, %s, %s, %s) "
                 "RETURNING id) SELECT pg_notify(%s, %s) FROM added",

@@ -5,7 +5,8 @@ Every message is a JSON object with a ``type``. A client talks to the server in 
 * HTTP JSON for the lobby: ``POST /api/tables`` (:class:`CreateTable` →
   :class:`TableCreated`), ``GET /api/tables`` (→ :class:`Lobby`), ``GET /api/tables/{id}``
   (→ :class:`TableInfo`), ``POST /api/tables/{id}/join`` (:class:`JoinTable` →
-  :class:`Joined`), ``POST /api/tables/{id}/leave`` (:class:`LeaveTable` → :class:`Left`).
+  :class:`Joined`), ``POST /api/tables/{id}/leave`` (:class:`LeaveTable` → :class:`Left`),
+  ``POST /api/tables/{id}/rematch`` (:class:`RematchTable` → :class:`Rematched`).
 * a WebSocket at ``/ws/tables/{id}`` for play: the client sends :data:`ClientMessage`
   (``hello`` first, then ``move``, ``resign``, ``draw``, ``next_hand``, ``ping``), the server sends
   :data:`ServerMessage` (``welcome``, ``update``, ``presence``, ``draw_offered``, ``error``, ``pong``).
@@ -188,6 +189,11 @@ class TableInfo(_Message):
     clock: float | None = Field(default=None, description="Seconds per move, if the table has a clock.")
     match_hands: int | None = Field(default=None, description="How many hands the match lasts; null: no limit.")
     spectators: int = 0
+    rematch: str | None = Field(
+        default=None,
+        description="Once the match is over and a player asked for a rematch: the id of the new table "
+        "(POST /api/tables/{id}/rematch); null until then.",
+    )
 
 
 class Score(_Message):
@@ -229,6 +235,14 @@ class HandStarted(_Message):
     seed_hash: str = Field(description="sha256 hex digest of the seed's decimal digits (UTF-8).")
 
 
+class RematchMade(_Message):
+    """The match is over and a player asked for a rematch: the new table, with the same rules, is ``table``."""
+
+    type: Literal["rematch"] = "rematch"
+    table: str = Field(description="The id of the new table.")
+    seat: Seat = Field(description="The seat whose player asked for it first.")
+
+
 class DealPublic(_Message):
     """The deal, as everybody may see it: how many cards each seat was dealt (before sixes pass)."""
 
@@ -240,7 +254,18 @@ PlayerEvent = Annotated[ChooseTrump | Lead | Beat | Second | Take, Field(discrim
 """An event a seat sends: its trump choice or a move in play (the log events of docs/log-format.md)."""
 
 PublicEvent = Annotated[
-    SeatTaken | SeatFreed | HandStarted | DealPublic | ChooseTrump | Lead | Beat | Second | Take | Resign | AgreeDraw,
+    SeatTaken
+    | SeatFreed
+    | HandStarted
+    | DealPublic
+    | ChooseTrump
+    | Lead
+    | Beat
+    | Second
+    | Take
+    | Resign
+    | AgreeDraw
+    | RematchMade,
     Field(discriminator="type"),
 ]
 """An event of the table as every connection may see it."""
@@ -304,6 +329,26 @@ class Left(_Message):
     type: Literal["left"] = "left"
     table_id: str
     seat: Seat
+
+
+class RematchTable(_Message):
+    """``POST /api/tables/{id}/rematch``: once the match of this table is over, the same match again at a new table,
+    in the seat this token holds here. The first call makes the new table; every call seats its caller there."""
+
+    token: str = Field(description="A seat's token at this (old) table; one that holds no seat is refused: bad_token.")
+    name: PlayerName = Field(
+        default=None,
+        description="The name to sit down with at the new table, as for a join; null or absent: the name the seat "
+        "has at this table.",
+    )
+
+
+class Rematched(_Message):
+    type: Literal["rematched"] = "rematched"
+    table: TableInfo = Field(description="The new table.")
+    seat: Seat = Field(description="Your seat there: the one you had at the old table.")
+    token: str = Field(description="The secret seat token at the new table; the same for every call with one token.")
+    created: bool = Field(description="Whether this call made the new table (false: it joined the one made before).")
 
 
 class Lobby(_Message):
@@ -427,6 +472,9 @@ class Update(_Message):
         default=None, description="Unix time (seconds) when the clock of the seat to act runs out."
     )
     hand_end: HandEnd | None = None
+    rematch: str | None = Field(
+        default=None, description="The id of the rematch's new table, once a player asked for one; else null."
+    )
 
 
 class Presence(_Message):
@@ -460,6 +508,7 @@ ErrorCode = Literal[
     "no_game",
     "hand_not_over",
     "match_over",
+    "match_not_over",
     "no_offer",
     "not_found",
     "table_full",
@@ -680,6 +729,8 @@ _SCHEMA_PARTS: dict[str, TypeAdapter[Any]] = {
     "Joined": TypeAdapter(Joined),
     "LeaveTable": TypeAdapter(LeaveTable),
     "Left": TypeAdapter(Left),
+    "RematchTable": TypeAdapter(RematchTable),
+    "Rematched": TypeAdapter(Rematched),
     "Lobby": TypeAdapter(Lobby),
     "TableInfo": TypeAdapter(TableInfo),
 }

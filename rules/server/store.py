@@ -130,6 +130,9 @@ class StoreConflict(StoreError):
 Notice = Callable[[str, int, "dict[str, Any] | None"], None]
 """Called with (table id, event number, the event if it came along) when another process may have committed."""
 
+Linked = tuple[str, int, dict[str, Any]]
+"""An event of another table to commit with a new one: that table's id, the event's number, the event."""
+
 Wants = Callable[[str, int], bool]
 """Whether event ``no`` of a table matters to this process (see :meth:`Store.subscribe`)."""
 
@@ -153,11 +156,23 @@ class Store(Protocol):
         ...
 
     async def create_table(
-        self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0, *, created: float
+        self,
+        table_id: str,
+        config: dict[str, Any],
+        creator: str,
+        limit: int = 0,
+        *,
+        created: float,
+        with_event: Linked | None = None,
     ) -> bool:
         """Add a table (made at Unix time ``created``) unless ``creator`` already made ``limit`` (``0``: no limit)
         whose match is not over and that are not asleep, site-wide; whether it was added. The count and the insert
-        are one step: two creates at once, on any processes, cannot both pass the limit."""
+        are one step: two creates at once, on any processes, cannot both pass the limit.
+
+        ``with_event`` (another table's id, an event number and the event) is committed in the same transaction,
+        and announced as :meth:`append` announces it (a rematch: the old table's link to the new one). If that
+        event number is taken, nothing is written (:class:`StoreConflict`): of two rematches of one table made at
+        once, on any processes, exactly one table is created."""
         ...
 
     def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:
@@ -406,20 +421,30 @@ class EventStore:
     # --- writing ---------------------------------------------------------------------------------
 
     async def create_table(
-        self, table_id: str, config: dict[str, Any], creator: str, limit: int = 0, *, created: float
+        self,
+        table_id: str,
+        config: dict[str, Any],
+        creator: str,
+        limit: int = 0,
+        *,
+        created: float,
+        with_event: Linked | None = None,
     ) -> bool:
         # One process writes this file, and its hub creates tables one at a time: nothing can come between the
         # count and the insert.
         if limit and await self._open_tables_of(creator) >= limit:
             return False
-        await self._submit(
-            [
-                (
-                    "INSERT INTO tables (id, created, creator, config) VALUES (?, ?, ?, ?)",
-                    (table_id, created, creator, json.dumps(config)),
-                )
-            ]
+        writes: list[_Write] = []
+        if with_event is not None:  # one job: one savepoint, so both writes or neither (a taken number)
+            other, no, body = with_event
+            writes.append(("INSERT INTO events (table_id, no, body) VALUES (?, ?, ?)", (other, no, json.dumps(body))))
+        writes.append(
+            (
+                "INSERT INTO tables (id, created, creator, config) VALUES (?, ?, ?, ?)",
+                (table_id, created, creator, json.dumps(config)),
+            )
         )
+        await self._submit(writes)
         return True
 
     def append(self, table_id: str, no: int, body: dict[str, Any]) -> asyncio.Future[None]:

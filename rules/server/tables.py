@@ -25,6 +25,7 @@ applied and announced here as they are heard of (:meth:`Table.absorb_soon`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import logging
@@ -55,6 +56,7 @@ from rules.server.protocol import (
     HandStarted,
     Presence,
     PublicEvent,
+    RematchMade,
     Score,
     SeatFreed,
     SeatInfo,
@@ -82,6 +84,9 @@ NEWS = ("seat_taken", "seat_freed", "hand_started")
 table beyond its event number, which every process of a site hears of (:mod:`rules.server.elsewhere`). Each is
 stored with the Unix time it was made (``at``), so that the lobby's order is the same on every process, and after a
 restart or a table's sleep."""
+
+TABLE_EVENTS = ("seat_taken", "seat_freed", "rematch")
+"""The events of a table that are no events of its games (every other one after a ``hand_started`` is a move)."""
 
 Actor = Literal["player", "computer", "clock", "server"]
 Record = dict[str, Any]
@@ -161,6 +166,18 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """What the store keeps of a token: its SHA-256 (a stolen database does not give seats away)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def rematch_token(token: str, table_id: str) -> str:
+    """The seat token at a rematch's new table ``table_id`` of whoever holds ``token`` at the old one: derived from
+    it, so that asking again with the same token gives the same seat and token (43 URL-safe characters, as
+    :func:`new_token` makes; it tells nothing of ``token``, and only its holder can work it out).
+
+    >>> rematch_token("a" * 43, "abc") == rematch_token("a" * 43, "abc") != rematch_token("a" * 43, "abd")
+    True
+    """
+    digest = hashlib.sha256(f"trumps-rematch:{table_id}:{token}".encode()).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
 @dataclass
@@ -309,6 +326,8 @@ class Table:
         """Connections whose seat the event being applied left or gave to another: closed once they have its update."""
         self.draw_agreed: set[int] = set()
         """The seats that agree to end the current hand drawn (rules §3.4.2): in memory only, ended by any event."""
+        self.rematch: str | None = None
+        """Once the match is over and a player asked for a rematch: the new table's id (a ``rematch`` event)."""
 
     # --- what the table looks like ----------------------------------------------------------------
 
@@ -350,6 +369,7 @@ class Table:
             clock=self.config.clock,
             match_hands=self.config.match_hands,
             spectators=sum(1 for conn in self.connections if conn.seat is None and not conn.closed),
+            rematch=self.rematch,
         )
 
     def score(self) -> Score:
@@ -391,6 +411,7 @@ class Table:
             seed_hash=self.seed_hash,
             deadline=self.deadline,
             hand_end=self.hand_end,
+            rematch=self.rematch,
         ).model_dump_json(exclude={"view"})
         head = common[:-1] + ',"view":'
         game = self.game
@@ -479,6 +500,9 @@ class Table:
             self.hand_end = None
             self.game = Game(self.config.rule_set(record["dealer"]), seed=int(record["seed"]))
             public = HandStarted(hand=self.hand_no, dealer=record["dealer"], seed_hash=self.seed_hash)
+        elif kind == "rematch":
+            self.rematch = record["table"]
+            public = RematchMade(table=record["table"], seat=record["seat"])
         else:
             assert self.game is not None
             event = parse_event(_event_part(record))
@@ -578,6 +602,31 @@ class Table:
             # Only hides the table from the next start-up; a rebuild would find the match over anyway.
             await asyncio.shield(self._store.finish(self.id))
         self._announce()
+
+    async def commit_rematch(
+        self, seat: int, new_id: str, config: TableConfig, creator: str, limit: int, created: float
+    ) -> bool:
+        """Make the rematch's new table ``new_id`` and commit this table's link to it (the ``rematch`` event, asked for
+        by ``seat``) in one transaction (lock held, the match over, no link yet). Whether the table was made (not:
+        ``creator`` has ``limit`` tables open). :class:`Refused` ``stale`` if another process committed an event
+        here first, a rematch made at once there above all: this table has caught up with it (see
+        :meth:`_lost_race`), and the caller decides again, on the new truth."""
+        stored = {"type": "rematch", "table": new_id, "seat": seat, "by": "player", "at": created}
+        linked = (self.id, self.event_no + 1, stored)
+        try:
+            made = await asyncio.shield(
+                self._store.create_table(
+                    new_id, config.model_dump(mode="json"), creator, limit, created=created, with_event=linked
+                )
+            )
+        except StoreConflict:
+            await self._lost_race()  # which refuses as stale
+            raise
+        if made:
+            metrics.EVENTS.labels("player").inc()
+            self.apply(stored)
+            self._announce()
+        return made
 
     def _append(self, no: int, stored: Record) -> asyncio.Future[None]:
         """Queue event ``no``'s commit; the future is done once it is committed (counted in the metrics then)."""
@@ -917,6 +966,7 @@ def _event_part(record: Record) -> dict[str, Any]:
 
 __all__ = [
     "NEWS",
+    "TABLE_EVENTS",
     "Connection",
     "Refused",
     "SeatState",
@@ -924,5 +974,6 @@ __all__ = [
     "TableConfig",
     "new_token",
     "possible_table_id",
+    "rematch_token",
     "token_hash",
 ]

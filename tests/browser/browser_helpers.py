@@ -284,6 +284,42 @@ def _play(url: str, match_hands: int | None) -> tuple[str, str, dict[str, Any]] 
                 ws.send(sent)
 
 
+def _post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(f"{url}{path}", data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer: dict[str, Any] = json.load(response)
+    return answer
+
+
+def finished_duel(url: str) -> tuple[str, list[str]]:
+    """A duel of two people, Ana in seat 0 and Bo in seat 1, whose one-hand match is over: each chose a trump and
+    Bo resigned once the cards were dealt (over the WebSocket, no page). Returns the table id and the two tokens."""
+    created = _post(url, "/api/tables", {"players": 2, "dealer": 1, "match_hands": 1, "seat": 0, "name": "Ana"})
+    table_id = created["table"]["id"]
+    tokens = [created["token"], _post(url, f"/api/tables/{table_id}/join", {"name": "Bo"})["token"]]
+    for seat in (0, 1, 1):  # seat 1 deals: seat 0 chooses a trump first, then seat 1, who resigns after the deal
+        with connect(f"{url.replace('http', 'ws')}/ws/tables/{table_id}", max_size=2**22) as ws:
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat], "last_seen": None}))
+            sent_at = None
+            while True:
+                message = json.loads(ws.recv(timeout=10))
+                if message["type"] != "update" or message["view"] is None:
+                    continue
+                if sent_at is not None and message["event_no"] > sent_at:
+                    break  # what was sent is done
+                view = message["view"]
+                if sent_at is None and view["phase"] == "trump_choice" and view["legal_moves"]:
+                    move = {"type": "move", "event": view["legal_moves"][0], "last_seen": message["event_no"]}
+                elif sent_at is None and view["phase"] not in ("trump_choice", "deal"):
+                    move = {"type": "resign", "last_seen": message["event_no"]}
+                else:
+                    continue
+                ws.send(json.dumps(move))
+                sent_at = message["event_no"]
+    return table_id, tokens
+
+
 def sit_at(page: Page, url: str, table_id: str, token: str, seat: int = 0) -> None:
     """Open the table's page as the browser that holds ``token`` (as the page itself saves it)."""
     seat_json = json.dumps({"seat": seat, "token": token})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import Person, Server, screenshot, sit_at, won_hand
+from browser_helpers import Person, Server, finished_duel, screenshot, sit_at, won_hand
 from playwright.sync_api import Browser, FloatRect, Page, expect
 from test_languages import LANGUAGES, catalog
 
@@ -148,6 +148,38 @@ def test_a_rematch_after_the_match_keeps_its_rules_and_opponent(server: Server, 
     assert info["rules"] == {"pass_sixes": True, "must_beat": True} and info["match_hands"] == 1
     assert [(seat["kind"], seat.get("level")) for seat in info["seats"]] == [("human", None), ("computer", "easy")]
     page.close()
+
+
+def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, browser: Browser) -> None:
+    """Ana presses Rematch; Bo's page, at the same finished table, offers to join it with the keyboard's focus still
+    on the dialog's button, and Enter takes him to the same new table, in his seat (docs/protocol.md, *A rematch*)."""
+    table_id, tokens = finished_duel(server.url)
+    words = catalog("en")
+    contexts = [browser.new_context(viewport=DESKTOP, reduced_motion="reduce") for _ in tokens]
+    errors: list[str] = []
+    ana, bo = (context.new_page() for context in contexts)
+    for seat, page in enumerate((ana, bo)):
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        sit_at(page, server.url, table_id, tokens[seat], seat)
+        expect(page.locator(".rematch")).to_have_text(words["outcome.rematch"])
+    bo.focus(".rematch")
+    ana.click(".rematch")
+    ana.wait_for_function("(old) => new URLSearchParams(location.search).get('table') !== old", arg=table_id)
+    new_id = ana.evaluate("new URLSearchParams(location.search).get('table')")
+    expect(bo.locator(".rematch")).to_have_text(words["outcome.join_rematch"])
+    expect(bo.locator(".rematch-ready")).to_have_text(words["outcome.rematch_ready"])
+    assert bo.evaluate("document.activeElement.classList.contains('rematch')"), "the focus left the dialog's button"
+    bo.keyboard.press("Enter")
+    bo.wait_for_function("(id) => new URLSearchParams(location.search).get('table') === id", arg=new_id)
+    for seat, page in enumerate((ana, bo)):  # every seat is taken: the first hand starts, seat 0 chooses first
+        expect(page.locator(".trump-dialog")).to_be_visible()
+        expect(page.locator(".table-view")).to_have_attribute("data-seat", str(seat))
+    info = ana.evaluate("(id) => fetch(`/api/tables/${id}`).then((r) => r.json())", new_id)
+    assert [(seat["kind"], seat["name"]) for seat in info["seats"]] == [("human", "Ana"), ("human", "Bo")]
+    assert info["match_hands"] == 1
+    for context in contexts:
+        context.close()
+    assert errors == [], f"script errors on the pages: {errors}"
 
 
 def press(page: Page, key: str, code: str) -> None:

@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from rules.events import parse_event
 from rules.game import Game
 from rules.options import RuleSet
+from rules.server.tables import TABLE_EVENTS
 from rules.server.verify import hand_end_problem, seed_hash
 
 _MOVES = ("choose_trump", "lead", "beat", "second", "take")
@@ -229,7 +230,7 @@ def check_no_leaks(events: list[dict[str, Any]], players: int, seats: list[Seat]
         kind = record["type"]
         if kind == "hand_started":
             game = Game(RuleSet(players=players, dealer=record["dealer"]), seed=int(record["seed"]))
-        elif kind not in ("seat_taken", "seat_freed"):
+        elif kind not in TABLE_EVENTS:
             assert game is not None
             game.push(parse_event({k: v for k, v in record.items() if k != "by"}))
         if game is None or game.is_over():

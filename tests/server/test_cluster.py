@@ -419,6 +419,58 @@ def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Ser
         c.stop()
 
 
+def test_both_players_ask_for_a_rematch_at_once_on_two_processes_and_one_table_is_made(
+    pair: tuple[Server, Server],
+) -> None:
+    """docs/protocol.md, *A rematch*: the two players of a finished duel, one connected to each process, ask at the
+    same moment, each through their own process (five rounds). Exactly one new table is made, each of them sits
+    there in their old seat, and both hear the link on the old table at once."""
+    a, b = pair
+
+    async def round_of(started: float) -> None:
+        table_id = _create(a, join=False, match_hands=1)["table"]["id"]
+        tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+        seats = [Seat(f"{server.ws}/ws/tables/{table_id}", tokens[n], n) for n, server in enumerate((a, b))]
+        for seat in seats:
+            await seat.connect()
+        dealt = lambda seat: bool(seat.last and seat.last["view"] and seat.last["view"]["phase"] == "lead")  # noqa: E731
+        await play_until(seats, dealt)
+        await seats[0].send({"type": "resign", "last_seen": seats[0].event_no})
+        for seat in seats:
+            while not (seat.last and seat.last["score"]["match_over"]):
+                await seat.update()
+        start = threading.Barrier(2)
+
+        def ask(server: Server, token: str) -> tuple[int, dict[str, Any]]:
+            start.wait()
+            return server.post(f"/api/tables/{table_id}/rematch", {"token": token})
+
+        answers = await asyncio.gather(asyncio.to_thread(ask, a, tokens[0]), asyncio.to_thread(ask, b, tokens[1]))
+        assert [status for status, _ in answers] == [200, 200], answers
+        new_id = answers[0][1]["table"]["id"]
+        assert answers[1][1]["table"]["id"] == new_id
+        assert sorted(answer["created"] for _, answer in answers) == [False, True]
+        assert [answer["seat"] for _, answer in answers] == [0, 1]
+        for seat in seats:  # each process told its own connection
+            while seat.last is None or seat.last["event"]["type"] != "rematch":
+                await seat.update()
+            assert seat.last["rematch"] == new_id and seat.last["event"]["table"] == new_id
+            await seat.close()
+        with psycopg.connect(str(a.db)) as conn:
+            made = conn.execute("SELECT id FROM tables WHERE created >= %s", (started,)).fetchall()
+            links = conn.execute(
+                "SELECT count(*) FROM events WHERE table_id = %s AND body::json->>'type' = 'rematch'", (table_id,)
+            ).fetchone()
+        assert sorted(row[0] for row in made) == sorted([table_id, new_id]) and links == (1,)
+        for server in (a, b):
+            status, info = server.get(f"/api/tables/{new_id}")
+            assert status == 200 and [seat["kind"] for seat in info["seats"]] == ["human", "human"], info
+            assert server.get(f"/api/tables/{table_id}")[1]["rematch"] == new_id
+
+    for _ in range(5):
+        asyncio.run(round_of(time.time()))
+
+
 def test_a_table_sleeps_only_once_no_process_serves_it_and_every_lobby_follows() -> None:
     """Two tables let go at rest at once; a player then connects to one of them on b. The other falls asleep
     (idle) and leaves both lobbies; the one served stays awake and listed meanwhile. Woken again on a, the

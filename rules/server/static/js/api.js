@@ -37,6 +37,8 @@ export const api = {
   createTable: (options) => call("POST", "/api/tables", options),
   joinTable: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
   leaveTable: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
+  /** Once the match is over: the same match again at a new table, in this token's seat (made by the first to ask). */
+  rematch: (id, token, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token, name }),
 };
 
 // --- Seat tokens, kept in localStorage so a reload or a new tab finds its seat again. ---

@@ -54,6 +54,7 @@ export class TableScreen {
     this.awayTimer = null;
     this.focusDropped = false; // the keyboard's control was redrawn away with nothing in its place (render)
     this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
+    this.rematching = null; // while a rematch is asked for: "make" (none was offered) or "join" (one was)
     const seat = savedSeat(tableId);
     this.connection = new TableConnection(tableId, seat?.token ?? null, {
       onStatus: (state, attempt) => this.onStatus(state, attempt),
@@ -316,31 +317,24 @@ export class TableScreen {
   }
 
   /**
-   * The same match again at a new table: the same rules, clock and length, the computers at the
-   * same levels, you in your seat; a person's seat is left free, for the link to be sent to them.
+   * The same match again at a new table (the same rules, clock and length, the computers at the same
+   * levels), you in your seat. The server makes it for whoever asks first and tells this table, so the
+   * others' pages offer to join it (update.rematch); asking then seats you there (docs/protocol.md).
    */
-  async rematch(button) {
-    const table = this.table;
-    const seats = this.update.seats;
-    button.disabled = true;
+  async rematch() {
+    const seat = savedSeat(this.tableId);
+    if (!seat || this.rematching) return;
+    // Marked busy, not disabled: the keyboard's focus stays on the button (and on it when redrawn meanwhile).
+    this.rematching = this.update?.rematch ? "join" : "make";
+    this.root.querySelector(".rematch")?.setAttribute("aria-disabled", "true");
     try {
-      const created = await api.createTable({
-        players: seats.length,
-        dealer: seats.length - 1, // as the lobby creates a table: seat 0 chooses a trump and leads first
-        pass_sixes: table.rules.pass_sixes,
-        must_beat: table.rules.must_beat,
-        computer: seats.filter((seat) => seat.kind === "computer").map((seat) => ({ seat: seat.seat, level: seat.level })),
-        clock: table.clock ?? null,
-        match_hands: table.match_hands ?? null,
-        join: true,
-        seat: this.mySeat,
-        name: savedName() || null,
-      });
-      saveSeat(created.table.id, created.seat, created.token);
-      window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: created.table.id } }));
+      const made = await api.rematch(this.tableId, seat.token, savedName() || null);
+      saveSeat(made.table.id, made.seat, made.token);
+      window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: made.table.id } }));
     } catch (error) {
       showToast(errorText(error), "error");
-      button.disabled = false;
+      this.rematching = null;
+      this.render();
     }
   }
 
@@ -671,9 +665,14 @@ export class TableScreen {
     const buttons = h("div", { class: "dialog-actions" });
     if (score.match_over || message.status === "finished") {
       dialog.append(h("p", { class: "match-over" }, t("outcome.match_over")));
-      if (this.mySeat !== null && this.table) {
-        const again = h("button", { type: "button", class: "btn primary rematch" }, t("outcome.rematch"));
-        again.addEventListener("click", () => this.rematch(again));
+      // Another player asked for a rematch (not this page, which is on its way there): its table waits for you.
+      const link = Boolean(message.rematch) && this.rematching !== "make";
+      if (link) dialog.append(h("p", { class: "rematch-ready", role: "status" }, t("outcome.rematch_ready")));
+      if (this.mySeat !== null) {
+        const again = h("button", { type: "button", class: `btn primary rematch${link ? " join-rematch" : ""}` },
+          t(link ? "outcome.join_rematch" : "outcome.rematch"));
+        if (this.rematching) again.setAttribute("aria-disabled", "true");
+        again.addEventListener("click", () => this.rematch());
         buttons.append(again);
       }
       buttons.append(h("a", { class: "btn", href: "/" }, t("side.back")));
@@ -897,6 +896,7 @@ function describeFocus(node) {
   if (node.dataset?.suit) return { selector: `.suit-choice[data-suit="${node.dataset.suit}"]` };
   if (node.classList?.contains("take-btn")) return { selector: ".take-btn" };
   if (node.classList?.contains("next-hand")) return { selector: ".next-hand" };
+  if (node.classList?.contains("rematch")) return { selector: ".rematch" }; // the same control when it turns into "Join"
   return null;
 }
 
