@@ -388,7 +388,7 @@ def test_lang_before_any_command_chooses_its_language() -> None:
     czech = run("--lang", "cs", "bench", "--seconds", "0.02")
     assert czech.returncode == 0, czech.stderr
     assert "půltahů/s" in czech.stdout and "plies/s" not in czech.stdout
-    assert re.search(r"\d\u00a0\d{3} půltahů/s", czech.stdout) and re.search(r"0,\d\d$", czech.stdout), czech.stdout
+    assert re.search(r"\d\u00a0\d{3} půltahů/s", czech.stdout) and re.search(r"\d,\d\d$", czech.stdout), czech.stdout
     refused = run("--lang", "xx", "bench")
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr == "--lang xx: выберите один из: en, ro, fi, cs, ky, ru\n"  # in the environment's language

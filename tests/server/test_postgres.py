@@ -456,10 +456,11 @@ def test_a_clock_nobody_watches_goes_on_when_its_leader_dies(servers: list[Serve
     a.kill()
     before = len(b.stored_events()[table_id])
     deadline = time.monotonic() + 30
-    while len(b.stored_events()[table_id]) < before + 2:
+    while [record["by"] for record in b.stored_events()[table_id][before:]].count("clock") < 2:
         assert time.monotonic() < deadline, "nobody took up the table whose leader died"
         time.sleep(0.2)
-    assert all(record["by"] == "clock" for record in b.stored_events()[table_id][before:])
+    # Nobody else plays: the clock's moves, and the server's deal where a hand ended meanwhile.
+    assert {record["by"] for record in b.stored_events()[table_id][before:]} <= {"clock", "server"}
 
 
 def test_a_process_starting_lists_the_tables_created_while_it_reads_the_lobby(
