@@ -95,8 +95,10 @@ class Hub:
         self._elsewhere = Elsewhere()
         """Lobby entries of the tables other processes hold (a shared database)."""
         self._heard_while_reading: list[tuple[str, int, dict[str, Any] | None]] | None = None
-        """(A shared database, while :meth:`start` reads the lobby) the notices of tables held elsewhere heard
+        """(A shared database, while :meth:`_read_lobby` reads the lobby) the notices of tables held elsewhere heard
         meanwhile, applied over what was read once it is read."""
+        self._read_again = False
+        """The listening connection came back while the lobby was being read: what was read may miss the outage."""
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -125,27 +127,53 @@ class Hub:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def _read_lobby(self) -> None:
-        """(A shared database, at start-up) the lobby entries of the tables other processes hold.
+        """(A shared database) the lobby entries of the tables other processes hold, read from the database: at
+        start-up, and again whenever the listening connection comes back after an outage, during which this process
+        heard of nothing (a table created, a seat taken, a match ended elsewhere meanwhile).
 
         Listen first, then read: a table another process creates (or a seat it fills) while this one reads is
         then heard of, if the read missed it. Read first, and what is committed between the read and the first
         LISTEN would be neither read nor heard: a table missing from this process's lobby until its next news.
         What is heard during the read is kept aside and applied over what was read, in the order it was
         committed; what the read already saw comes out the same twice (:meth:`Elsewhere.heard`: a seat taken is
-        taken, a creation heard of a table listed changes nothing), so nothing is lost or counted twice."""
+        taken, a creation heard of a table listed changes nothing), so nothing is lost or counted twice. An entry
+        the read no longer finds (its match over, or asleep) leaves the lobby, unless this process let the table
+        go during the read (its entry is newer than the read)."""
         if not await self.store.heard_from_now():
             log.error("the database does not let this process listen yet: its lobby may miss a table until it does")
-        # Held by nobody here yet: listed from their seat and hand events; those whose leader died are
-        # taken up by the first look for orphans (at once).
-        for stored, last in await self.store.awake():
-            self._elsewhere.add(entry_of(stored.id, stored.config, stored.created))
-            for record in stored.events:
-                self._elsewhere.heard(stored.id, 0, record)
-            self._elsewhere.heard(stored.id, last, None)
-        heard, self._heard_while_reading = self._heard_while_reading or [], None
+        self._read_again = True
+        try:
+            while self._read_again:
+                self._read_again = False
+                listed = set(self._elsewhere.entries)
+                found = await self.store.awake()
+                # Held by nobody here: listed from their seat and hand events; those whose leader died are taken up
+                # by the first look for orphans (at once).
+                for stored, last in found:
+                    if stored.id in self.tables or (stored.id in self._elsewhere.entries and stored.id not in listed):
+                        continue
+                    self._elsewhere.add(entry_of(stored.id, stored.config, stored.created))
+                    for record in stored.events:
+                        self._elsewhere.heard(stored.id, 0, record)
+                    self._elsewhere.heard(stored.id, last, None)
+                for table_id in listed - {stored.id for stored, _ in found}:
+                    self._elsewhere.forget(table_id)
+                self._hear_what_was_kept(reading=True)
+        finally:  # read or not, what was heard counts (a failed read is tried again when the database is back)
+            self._hear_what_was_kept(reading=False)
+        log.info("the lobby lists %d tables of the database", len(self._elsewhere.entries))
+
+    def _hear_what_was_kept(self, reading: bool) -> None:
+        """Apply the notices heard during a read of the lobby; keep the next ones aside if ``reading`` goes on."""
+        heard, self._heard_while_reading = self._heard_while_reading or [], [] if reading else None
         for table_id, no, note in heard:
             self._elsewhere.heard(table_id, no, note)
-        log.info("the lobby lists %d tables of the database", len(self._elsewhere.entries))
+
+    async def _read_lobby_again(self) -> None:
+        try:
+            await self._read_lobby()
+        except StoreError as error:
+            log.error("could not read the lobby again: %s", error)
 
     async def stop(self) -> None:
         if self._sweeper is not None:
@@ -196,8 +224,15 @@ class Hub:
         return table is not None and no > table.event_no
 
     def _resync(self) -> None:
+        """The listening connection listens (again): what was committed while it did not is read (tables held here
+        replay what they missed, the lobby is read anew)."""
         for table in self.tables.values():
             table.absorb_soon(None, None)
+        if self._heard_while_reading is not None:
+            self._read_again = True  # a read under way: it reads once more
+        elif self.store.shared:
+            self._heard_while_reading = []
+            self._spawn(self._read_lobby_again())
 
     def _new_table(self, table_id: str, config: TableConfig, created: float, creator: str) -> Table:
         return Table(

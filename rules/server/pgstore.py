@@ -11,7 +11,7 @@ three things more that several processes need:
   hears of an event exactly when it is committed (notifications arrive in commit order),
   with the event itself in the payload when it fits. A process that lost its listening
   connection hears of nothing for a while: once it listens again it re-reads every table it
-  holds (``resync``).
+  holds, and its lobby the tables the others hold (``resync``).
 - **Leads.** The server's own moves at a table (deals, computer seats, the clock, idle sleep)
   are made by one process: the one holding the table's session-level advisory lock, on a
   connection kept for that. When that process dies its connection closes, PostgreSQL
@@ -634,7 +634,7 @@ class PostgresStore:
                         log.info("listening to the database again")
                     self.listening, delay = True, 0.1
                     self._listens.set()
-                    # Whatever was committed while nobody here listened: each table re-reads what it missed.
+                    # What was committed while nobody here listened: each table re-reads what it missed, the lobby too.
                     await self._check_locks()
                     if self._resync is not None:
                         self._resync()

@@ -519,3 +519,60 @@ def test_a_process_starting_lists_the_tables_created_while_it_reads_the_lobby(
             await other.stop()
 
     asyncio.run(run())
+
+
+def test_the_lobby_is_read_again_when_the_listening_connection_comes_back(database: str) -> None:
+    """A process hears nothing while its listening connection is down; once it listens again it reads the lobby
+    anew: a table created meanwhile is listed, a seat taken meanwhile is shown taken, and a table whose match ended
+    meanwhile leaves the lobby (before, only the tables the process held read what they missed)."""
+    from rules.server.hub import Hub
+    from rules.server.limits import Settings
+    from rules.server.pgstore import PostgresStore
+    from rules.server.protocol import CreateTable, JoinTable
+
+    settings = Settings(db=database, bot_processes=0, pool_size=2, max_tables_per_client=0)
+
+    async def seats_listed(hub: Hub) -> dict[str, list[tuple[str, str | None]]]:
+        return {info.id: [(seat.kind, seat.name) for seat in info.seats] for info in hub.lobby()}
+
+    async def run() -> None:
+        other, watching = Hub(settings), Hub(settings)
+        await other.start()
+        await watching.start()
+        store = watching.store
+        assert isinstance(store, PostgresStore)
+        try:
+
+            async def create(name: str) -> str:
+                return (await other.create(CreateTable(players=2, name=name), "10.0.0.1")).table.id
+
+            joined, ending = await create("Ann"), await create("Eve")
+            deadline = time.monotonic() + 10
+            while set(await seats_listed(watching)) != {joined, ending}:
+                assert time.monotonic() < deadline, "the tables made before the outage were not heard of"
+                await asyncio.sleep(0.05)
+            # The outage: the listening connection goes (its task ends; the connection closes with it).
+            assert store._listener is not None
+            store._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await store._listener
+            store.listening = False
+            store._listens.clear()
+            made = await create("Cy")
+            await other.join(joined, JoinTable(name="Bo"))
+            with psycopg.connect(database, autocommit=True) as conn:  # its match ended elsewhere
+                conn.execute("UPDATE tables SET finished = true WHERE id = %s", (ending,))
+            await asyncio.sleep(0.3)
+            assert made not in await seats_listed(watching), "heard of without a listening connection"
+            # Back: it listens (the same loop as after any outage), then reads the lobby again.
+            store._listener = asyncio.get_running_loop().create_task(store._listen_forever())
+            expected = {joined: [("human", "Ann"), ("human", "Bo")], made: [("human", "Cy"), ("free", None)]}
+            deadline = time.monotonic() + 10
+            while await seats_listed(watching) != expected:
+                assert time.monotonic() < deadline, f"the lobby was not read again: {await seats_listed(watching)}"
+                await asyncio.sleep(0.05)
+        finally:
+            await watching.stop()
+            await other.stop()
+
+    asyncio.run(run())
