@@ -163,3 +163,26 @@ def test_the_solver_benchmark_plays_games_on_from_its_positions() -> None:
     for line in lines:
         won, drawn, lost = (int(count.strip(",;")) for count in line.split("won ")[1].split()[:5:2])
         assert won + drawn + lost == 3, line
+
+
+def test_the_mcts_benchmark_counts_the_moves_that_keep_the_exact_value() -> None:
+    from benchmarks.mcts_exact import choices
+    from rules import core
+
+    found = choices(cards=8, positions=12, seed=1, from_games=False, max_nodes=200_000)
+    assert found, "the sample holds positions where a move gives value away"
+    for _, state, keeping in found:
+        assert keeping and keeping < set(core.legal_moves(state))  # some moves keep the value, not all
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.mcts_exact", "--cards", "8", "--positions", "12", "--iterations", "10,40"]
+        + ["--repeats", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    first, greedy, *rows = result.stdout.splitlines()
+    assert first.startswith(f"{len(found)} of 12 positions (8 cards, seed 1)"), first
+    assert greedy.split(":")[0].strip() == "greedy" and f"of {len(found)} times" in greedy, greedy
+    assert [row.split(" iterations")[0].strip() for row in rows] == ["10", "40"], rows
+    assert all(f"of {len(found)} times" in row for row in rows), rows
