@@ -22,9 +22,8 @@ def deal_error(hands: Sequence[Sequence[int]], players: int) -> Refusal | None:
     size = PACK_SIZE // players
     for seat, hand in enumerate(hands):
         if len(hand) != size:
-            return refuse(
-                "deal_hand_size", "2.2", f"the deal gives {{s0}} {len(hand)} cards, not {size}", seats=(seat,)
-            )
+            cards = "1 card" if len(hand) == 1 else f"{len(hand)} cards"
+            return refuse("deal_hand_size", "2.2", f"the deal gives {{s0}} {cards}, not {size}", seats=(seat,))
     seen: set[int] = set()
     for hand in hands:
         for card in hand:
