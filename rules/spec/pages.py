@@ -286,6 +286,9 @@ character, with backslash escapes: `\\n`, `\\r`, `\\t`, `\\\\` and `\\'`, and `\
 each byte of another character that cannot be printed. So `trumps replay $'a\\nb.jsonl'`
 answers in one line,
 `cannot read $'a\\nb.jsonl': No such file or directory`.
+An output that cannot be written (a full disk under `> file`) is refused in one line too,
+`cannot write to standard output: REASON`, with exit status 1; a pipe its reader has closed
+(`| head`) ends the command quietly, with status 1.
 
 `trumps replay`, `trumps review` and `trumps solve` read their `LOG` a line at a time, and
 refuse its first bad line as soon as it has come, with `line N: REASON` and exit status 1,
