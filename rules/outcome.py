@@ -29,6 +29,7 @@ Reason = Literal["tie_check", "repetition", "agreement", "resigned"]
 
 class Outcome(BaseModel):
     """How a game ended: a loss (with the loser) or a draw (by tie check, repetition or agreement)."""
+
     # (No example here: this docstring is the description of the schemas of spec/; the module's shows the dump.)
 
     model_config = ConfigDict(frozen=True)
