@@ -275,6 +275,9 @@ def _describe(error: dict[str, Any], kind: str) -> str:
         message = f"out of range: an integer of {error['input'].digits} digits"
     elif error["type"] == "value_error":  # a check of the model's own: its reason, without pydantic's "Value error, "
         message = str(error["ctx"]["error"])
+    elif error["type"] in ("less_than_equal", "greater_than_equal") and _names_a_seat(error["loc"]):
+        # "Input should be less than or equal to 3" would mislead in a duel, where 2 is no seat either
+        message = f"{error['input']} is not a seat: seats are numbered 0 to players-1 (0 to 3 at most)"
     elif error["type"] in _JSON_WORDS:  # pydantic names Python's types (a dictionary or instance of RuleOptions)
         message = _JSON_WORDS[error["type"]]
     elif error["type"] == "string_unicode":  # "\ud800": a lone surrogate, which no UTF-8 text can hold
@@ -282,6 +285,16 @@ def _describe(error: dict[str, Any], kind: str) -> str:
     else:
         message = error["msg"]
     return f"{where}: {message}" if where else message
+
+
+_SEAT_FIELDS = frozenset({"seat", "dealer", "to_act", "out_order"})
+"""The fields that hold a seat (``out_order`` a list of them)."""
+
+
+def _names_a_seat(loc: tuple[Any, ...]) -> bool:
+    """Whether the place ``loc`` of a pydantic error holds a seat: its last field name is one of seats."""
+    names = [part for part in loc if isinstance(part, str)]
+    return bool(names) and names[-1] in _SEAT_FIELDS
 
 
 _JSON_WORDS = {

@@ -100,3 +100,26 @@ def test_a_lone_surrogate_in_a_card_is_named_as_such() -> None:
 def test_a_deal_of_one_card_says_one_card() -> None:
     message = refusal(DEALT + '{"type": "deal", "hands": [["6S"], ["7S"]]}\n')
     assert message == "line 4: the deal gives seat 0 1 card, not 18"
+
+
+@pytest.mark.parametrize(
+    ("log", "reason"),
+    [
+        (
+            HEADER + '{"type": "choose_trump", "seat": 5, "suit": "H"}',
+            "invalid choose_trump event: seat: 5 is not a seat",
+        ),
+        (HEADER + '{"type": "resign", "seat": -1}', "invalid resign event: seat: -1 is not a seat"),
+        ('{"type": "start", "dealer": 4}', "invalid start event: dealer: 4 is not a seat"),
+        (
+            HEADER + '{"type": "position", "trumps": ["S", "H"], "hands": [["AS"], ["KH"]], "pile": [], "to_act": 0,'
+            ' "phase": "lead", "out_order": [7]}',
+            "invalid position event: out_order.0: 7 is not a seat",
+        ),
+    ],
+)
+def test_a_seat_out_of_every_game_is_called_no_seat_not_more_than_3(log: str, reason: str) -> None:
+    # "Input should be less than or equal to 3" would mislead in a duel, whose seats are 0 and 1
+    message = refusal(log + "\n")
+    assert reason in message and "seats are numbered 0 to players-1" in message
+    assert "equal to" not in message
