@@ -123,3 +123,18 @@ def test_a_seat_out_of_every_game_is_called_no_seat_not_more_than_3(log: str, re
     message = refusal(log + "\n")
     assert reason in message and "seats are numbered 0 to players-1" in message
     assert "equal to" not in message
+
+
+@pytest.mark.parametrize(
+    ("log", "reason"),
+    [
+        (
+            HEADER + '{"type": "position", "trumps": ["S"], "hands": [["AS"], ["KH"]], "pile": [], "to_act": 0,'
+            ' "phase": "lead"}',
+            "line 2: the position has 1 trump and 2 hands, but the game has 2 players",
+        ),
+        (DEALT + '{"type": "deal", "hands": [["6S"]]}', "line 4: the deal has 1 hand for 2 players"),
+    ],
+)
+def test_one_of_a_thing_is_not_said_in_the_plural(log: str, reason: str) -> None:
+    assert refusal(log + "\n") == reason
