@@ -37,6 +37,15 @@ def _json_integer(value: Any) -> Any:
     return value
 
 
+def _format_one(value: Any) -> Any:
+    # A JSON integer (above), and then 1: pydantic's Literal would answer an integer beyond 64 bits with
+    # "Unable to parse input string as an integer", as if the number had been a string.
+    value = _json_integer(value)
+    if value != 1:
+        raise PydanticCustomError("literal_error", "Input should be 1")
+    return value
+
+
 class _Model(BaseModel):
     # Strict: a seat written as "1" or a flag written as 1 is a mistyped field, not a guess.
     # Unknown extra fields are ignored, as the log format asks of readers (§L2.5).
@@ -54,7 +63,7 @@ class Start(_Model):
     """The header, first line of every log."""
 
     type: Literal["start"] = "start"
-    format: Annotated[Literal[1], BeforeValidator(_json_integer)] = Field(
+    format: Annotated[Literal[1], BeforeValidator(_format_one)] = Field(
         default=1, description="The log format version."
     )
     players: Players = PLAYERS
@@ -266,9 +275,34 @@ def _describe(error: dict[str, Any], kind: str) -> str:
         message = f"out of range: an integer of {error['input'].digits} digits"
     elif error["type"] == "value_error":  # a check of the model's own: its reason, without pydantic's "Value error, "
         message = str(error["ctx"]["error"])
+    elif error["type"] in ("less_than_equal", "greater_than_equal") and _names_a_seat(error["loc"]):
+        # "Input should be less than or equal to 3" would mislead in a duel, where 2 is no seat either
+        message = f"{error['input']} is not a seat: seats are numbered 0 to players-1 (0 to 3 at most)"
+    elif error["type"] in _JSON_WORDS:  # pydantic names Python's types (a dictionary or instance of RuleOptions)
+        message = _JSON_WORDS[error["type"]]
+    elif error["type"] == "string_unicode":  # "\ud800": a lone surrogate, which no UTF-8 text can hold
+        message = f"{error['input']!r} holds a lone surrogate, which is no Unicode character"
     else:
         message = error["msg"]
     return f"{where}: {message}" if where else message
+
+
+_SEAT_FIELDS = frozenset({"seat", "dealer", "to_act", "out_order"})
+"""The fields that hold a seat (``out_order`` a list of them)."""
+
+
+def _names_a_seat(loc: tuple[Any, ...]) -> bool:
+    """Whether the place ``loc`` of a pydantic error holds a seat: its last field name is one of seats."""
+    names = [part for part in loc if isinstance(part, str)]
+    return bool(names) and names[-1] in _SEAT_FIELDS
+
+
+_JSON_WORDS = {
+    "model_type": "Input should be an object",
+    "dict_type": "Input should be an object",
+    "list_type": "Input should be an array",
+}
+"""What a field should have been, in the words of JSON, for the pydantic errors that name a Python type."""
 
 
 def parse_event(line: str | bytes | dict[str, Any]) -> Any:
@@ -284,10 +318,12 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
             raise EventError(f"arrays and objects nested more than {MAX_DEPTH} deep (log format §L1.8)")
         try:
             data = json.loads(line, parse_constant=_not_json, parse_int=_integer)
-        except ValueError as error:  # not JSON, not UTF-8, or _not_json's
+        except json.JSONDecodeError as error:
+            raise EventError(f"malformed JSON: {_json_error(error)}") from None
+        except ValueError as error:  # not UTF-8, or _not_json's
             raise EventError(f"malformed JSON: {error}") from None
     if not isinstance(data, dict):
-        raise EventError(f"expected a JSON object, got {type(data).__name__}")
+        raise EventError(f"expected a JSON object, got {_json_kind(data)}")
     if "type" not in data:
         raise EventError("missing field 'type'")
     kind = data["type"]
@@ -331,6 +367,15 @@ def _depth(line: str | bytes) -> int:
     return deepest
 
 
+def _json_error(error: json.JSONDecodeError) -> str:
+    """Why a line is not JSON, and where: the column of the line (the parser's own "line 1" would contradict the
+    line number of the log that the refusal starts with)."""
+    where = error.doc[error.pos : error.pos + 1] if isinstance(error.doc, str) else ""
+    if where == "\ufeff":  # Python's reason advises decoding with "utf-8-sig"
+        return f"a byte order mark (U+FEFF) at column {error.colno}: only the very start of the file may hold one"
+    return f"{error.msg.removesuffix(' at')} at column {error.colno}"
+
+
 class _LongInteger:
     """An integer of more digits than Python converts (4,300): fine in an unknown field, out of range in any other."""
 
@@ -353,6 +398,8 @@ def _json_kind(value: Any) -> str:
         return "a boolean"
     if isinstance(value, (int, float, _LongInteger)):
         return "a number"
+    if isinstance(value, str):
+        return "a string"
     return "an array" if isinstance(value, list) else "an object"
 
 

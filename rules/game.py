@@ -46,7 +46,7 @@ from rules.events import (
 from rules.machine import MACHINE, TableMachine
 from rules.options import RuleSet
 from rules.position import position_of, resume_error
-from rules.refusal import Refusal, refuse
+from rules.refusal import Refusal, counted, refuse
 from rules.state import GameState, Outcome, PhaseName, View
 
 
@@ -370,12 +370,8 @@ class Game:
             return refuse("position_not_first", "1", "a position can only start a game, right after the header")
         players = self.rules.players
         if len(position.hands) != players or len(position.trumps) != players:
-            return refuse(
-                "position_players",
-                "1",
-                f"the position has {len(position.trumps)} trumps and {len(position.hands)} hands, "
-                f"but the game has {players} players",
-            )
+            sizes = f"{counted(len(position.trumps), 'trump')} and {counted(len(position.hands), 'hand')}"
+            return refuse("position_players", "1", f"the position has {sizes}, but the game has {players} players")
         if position.to_act >= players:
             return refuse(
                 "position_to_act", "1", f"to_act {position.to_act} is not a seat of this {players}-player game"

@@ -118,7 +118,10 @@ def _replay(lines: Iterable[str | bytes], seed: int | None) -> Game:
         try:
             line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError as error:
-            raise LogError(number, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+            bad = error.object[error.start]  # its place counted from 1, as an editor counts columns
+            raise LogError(
+                number, f"not UTF-8 text at byte {error.start + 1} of the line (0x{bad:02X}: {error.reason})"
+            ) from None
         if is_blank(line):
             blank += 1
             continue

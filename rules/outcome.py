@@ -28,11 +28,9 @@ Reason = Literal["tie_check", "repetition", "agreement", "resigned"]
 
 
 class Outcome(BaseModel):
-    """How a game ended: a loss (with the loser) or a draw (by tie check, repetition or agreement).
+    """How a game ended: a loss (with the loser) or a draw (by tie check, repetition or agreement)."""
 
-    >>> Outcome(result="draw", reason="repetition", out_order=[]).model_dump()
-    {'result': 'draw', 'reason': 'repetition', 'out_order': []}
-    """
+    # (No example here: this docstring is the description of the schemas of spec/; the module's shows the dump.)
 
     model_config = ConfigDict(frozen=True)
 

@@ -69,6 +69,15 @@ class Refusal(NamedTuple):
         return self.message
 
 
+def counted(number: int, noun: str) -> str:
+    """``number`` of ``noun``, in English: ``1 card``, ``2 cards`` (the English sentence of a refusal).
+
+    >>> counted(1, "trump"), counted(3, "hand")
+    ('1 trump', '3 hands')
+    """
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def refuse(
     code: str,
     clause: str,

@@ -11,20 +11,19 @@ from collections.abc import Sequence
 
 from rules.cards import CODES, PACK_SIZE, RANKS_PER_SUIT
 from rules.core import LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
-from rules.refusal import Refusal, refuse
+from rules.refusal import Refusal, counted, refuse
 from rules.step import Compiled
 
 
 def deal_error(hands: Sequence[Sequence[int]], players: int) -> Refusal | None:
     """Why ``hands`` is not a deal of the whole pack to ``players`` seats, or ``None``."""
     if len(hands) != players:
-        return refuse("deal_hands", "2.2", f"the deal has {len(hands)} hands for {players} players")
+        return refuse("deal_hands", "2.2", f"the deal has {counted(len(hands), 'hand')} for {players} players")
     size = PACK_SIZE // players
     for seat, hand in enumerate(hands):
         if len(hand) != size:
-            return refuse(
-                "deal_hand_size", "2.2", f"the deal gives {{s0}} {len(hand)} cards, not {size}", seats=(seat,)
-            )
+            cards = counted(len(hand), "card")
+            return refuse("deal_hand_size", "2.2", f"the deal gives {{s0}} {cards}, not {size}", seats=(seat,))
     seen: set[int] = set()
     for hand in hands:
         for card in hand:
@@ -39,7 +38,8 @@ def position_error(
 ) -> Refusal | None:
     """Why a position (log format §L4.3) is refused, or ``None`` when it is a valid start."""
     if len(trumps) != len(hands):
-        return refuse("position_size", "1", f"the position has {len(trumps)} trumps for {len(hands)} hands")
+        sizes = f"{counted(len(trumps), 'trump')} for {counted(len(hands), 'hand')}"
+        return refuse("position_size", "1", f"the position has {sizes}")
     if len(set(trumps)) != len(trumps):
         return refuse("position_same_trump", "2.1", "two seats have the same trump suit")
     seen: set[int] = set()

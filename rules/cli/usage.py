@@ -376,5 +376,39 @@ def run(command: Any, name: str) -> None:
         if _kind(error, "ClickException"):
             typer.echo(f"{name}: {said_by_typer(error.format_message())}", err=True)  # type: ignore[attr-defined]
             sys.exit(1)
+        if isinstance(error, OSError) and _writing_standard_output(error):
+            # a full disk, say (a closed pipe, as under `| head`, has ended the command quietly before: click's)
+            typer.echo(_("cannot write to standard output: {why}").format(why=os_reason(error)), err=True)
+            _let_go_of_standard_output()
+            sys.exit(1)
         raise
     sys.exit(result if isinstance(result, int) else 0)
+
+
+def _let_go_of_standard_output() -> None:
+    """What standard output still holds goes nowhere: Python's own flush at the exit would fail again, and say so
+    in two more lines (and exit with status 120)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+
+
+def _writing_standard_output(error: OSError) -> bool:
+    """Whether ``error`` was raised writing to standard output: the frame that wrote (click's ``echo``, a rich
+    console's buffer) held a stream on descriptor 1, as ``file`` or as ``self.file``."""
+    trace = error.__traceback__
+    if trace is None:
+        return False
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    names = trace.tb_frame.f_locals
+    for stream in (names.get("file"), getattr(names.get("self"), "file", None)):
+        try:
+            if stream is not None and stream.fileno() == 1:
+                return True
+        except (AttributeError, OSError, ValueError):
+            continue
+    return False

@@ -280,15 +280,22 @@ typed: a value it repeats has its line breaks, and any other character that cann
 escaped. A path (`LOG`, `--save`, `--out`, `--docs`, `--db`), and a value of `--lang`,
 `--level`, `--log-level`, `--host` or `--url`, is written as a shell reads it back: as typed
 when it needs no quotes (letters and digits of any script, and `_ @ % + = : , . / -`), in
-single quotes when it holds a space or another sign, and as `$'…'` when it holds such a
+single quotes when it holds a space or another sign (a single quote in it as `'"'"'`, so
+`it's` is written `'it'"'"'s'`), and as `$'…'` when it holds such a
 character, with backslash escapes: `\\n`, `\\r`, `\\t`, `\\\\` and `\\'`, and `\\xHH` for
 each byte of another character that cannot be printed. So `trumps replay $'a\\nb.jsonl'`
 answers in one line,
 `cannot read $'a\\nb.jsonl': No such file or directory`.
+An output that cannot be written (a full disk under `> file`) is refused in one line too,
+`cannot write to standard output: REASON`, with exit status 1; a pipe its reader has closed
+(`| head`) ends the command quietly, with status 1.
 
 `trumps replay`, `trumps review` and `trumps solve` read their `LOG` a line at a time, and
 refuse its first bad line as soon as it has come, with `line N: REASON` and exit status 1,
-without waiting for the rest ([log format §L6](../log-format.md#replay))."""
+without waiting for the rest ([log format §L6](../log-format.md#replay)). That `REASON` is
+English whatever `--lang` says, and so is the `cannot read LOG` of `trumps replay`, whose
+lines other programs read; `trumps review` and `trumps solve` say `cannot read LOG` in the
+language asked."""
 """What the command-line page says of every command's refusals, and of how a ``LOG`` is read."""
 
 

@@ -255,3 +255,29 @@ def test_a_value_with_a_line_break_is_refused_in_one_line(
     monkeypatch.chdir(tmp_path)  # where play would save
     done = CliRunner().invoke(app, args, input="")
     assert (done.exit_code, done.stderr) == (status, message + "\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full to write to")
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["replay", str(DUEL)], "cannot write to standard output: No space left on device"),
+        (["replay", "--json", str(DUEL)], "cannot write to standard output: No space left on device"),
+        (["review", str(DUEL)], "cannot write to standard output: No space left on device"),
+        (["replay", "--help"], "cannot write to standard output: No space left on device"),
+        (["--lang", "cs", "replay", str(DUEL)], "nelze zapsat na standardní výstup: na zařízení není místo"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_said_in_one_line(args: list[str], said: str) -> None:
+    """A full disk under `trumps replay LOG > file` is one line on standard error and status 1, not a traceback."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*TRUMPS, *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+            check=False,
+        )
+    assert (done.returncode, done.stderr) == (1, said + "\n")

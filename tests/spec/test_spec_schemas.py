@@ -190,3 +190,19 @@ def test_every_note_on_a_field_is_in_the_page_of_events() -> None:
     page = events_page()
     for key, note in FIELD_NOTES.items():
         assert note is not None and note.replace("``", "`") in page, key
+
+
+def _descriptions(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["description"]] if isinstance(node.get("description"), str) else []
+        return own + [text for value in node.values() for text in _descriptions(value)]
+    if isinstance(node, list):
+        return [text for value in node for text in _descriptions(value)]
+    return []
+
+
+@pytest.mark.parametrize("schema", [log_schema, state_schema, protocol_schema])
+def test_no_description_of_a_schema_is_python(schema: Any) -> None:
+    """A model's docstring is its description in spec/, read by implementers in any language: no doctest there."""
+    for text in _descriptions(schema()):
+        assert ">>>" not in text, text
