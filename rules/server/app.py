@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -133,7 +134,32 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.hub = hub
     app.state.analysis = board
     app.add_middleware(_RequestLog)
+    app.add_middleware(_OnlyTableSockets)
     return app
+
+
+_TABLE_SOCKET = re.compile(r"/ws/tables/[^/]+")
+"""The one path a WebSocket may open (the router's ``/ws/tables/{table_id}``)."""
+
+
+class _OnlyTableSockets:
+    """A WebSocket opened on any other path is refused as an HTTP request for no such path is: 404 with the JSON
+    error ``not_found`` (docs/protocol.md, Errors), not the bare 403 without a body that the router's default (or
+    the static files' mount, which serves HTTP only) would leave to uvicorn."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or _TABLE_SOCKET.fullmatch(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        websocket = WebSocket(scope, receive, send)
+        refusal = _error("not_found", f"there is no WebSocket at {scope['path'][:80]}", 404)
+        if "websocket.http.response" in scope.get("extensions", {}):
+            await websocket.send_denial_response(refusal)
+        else:  # a server without the denial extension can only refuse the opening (403)
+            await websocket.close(1008)
 
 
 class _RequestLog:

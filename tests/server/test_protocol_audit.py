@@ -1,0 +1,79 @@
+"""Promises of docs/protocol.md that a client written from the docs alone found the server breaking (an audit of
+2026-12-05), each checked against a real ``trumps serve``: every HTTP error is JSON, a WebSocket's opening
+included; a mistyped ``type`` is ``bad_message``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+from collections.abc import Iterator
+
+import pytest
+from server_helpers import Seat, Server, first_error, new_duel, still_served
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("audit") / "audit.sqlite3", TRUMPS_MAX_TABLES_PER_CLIENT="0")
+    yield server.start()
+    server.stop()
+
+
+def _open_socket(server: Server, path: str) -> tuple[int, str, bytes]:
+    """A WebSocket opening handshake for ``path``: the status, Content-Type and body of the answer."""
+    host, port = server.http.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    headers = {
+        "Connection": "Upgrade",
+        "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    }
+    try:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.getheader("Content-Type") or "", response.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/ws/other", "/ws/tables/", "/ws/tables/a/b", "/ws", "/api/tables", "/static/js/app.js", "/healthz"]
+)
+def test_a_websocket_to_a_path_that_is_no_socket_is_refused_in_json(server: Server, path: str) -> None:
+    """docs/protocol.md: "An HTTP error is a 4xx or 5xx status ... with {"type": "error", ...}", not_found 404 for
+    no such path. The opening of a WebSocket is an HTTP request; the server answered it with a bare 403."""
+    status, content_type, body = _open_socket(server, path)
+    assert status == 404, (status, body)
+    assert content_type.startswith("application/json")
+    error = json.loads(body)
+    assert error["type"] == "error" and error["code"] == "not_found", error
+    assert path in error["message"]
+
+
+def test_the_socket_of_a_table_still_opens(server: Server) -> None:
+    status, _, _ = _open_socket(server, "/ws/tables/nothing")
+    assert status == 101  # the table is looked up at hello
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"), [(5, "a number"), (True, "a boolean"), (["move"], "an array"), ({"type": "move"}, "an object")]
+)
+def test_a_type_that_is_no_string_is_a_bad_message(server: Server, kind: object, said: str) -> None:
+    """docs/protocol.md, Errors: ``bad_message`` is "not an object, no type, a binary frame, or a missing or
+    mistyped field"; ``unknown_type`` is "a type the server does not know". ``{"type": 5}`` was unknown_type."""
+    table_id, token, _ = new_duel(server)
+
+    async def scenario() -> None:
+        seat = Seat(f"{server.ws}/ws/tables/{table_id}", token, 0)
+        welcome = await seat.connect()
+        error = await first_error(seat, json.dumps({"type": kind}))
+        assert error["code"] == "bad_message", error
+        assert error["event_no"] == welcome["table"]["event_no"]
+        assert error["message"] == f"the message's 'type' must be a string, not {said}"
+        await still_served(seat)
+        await seat.close()
+
+    asyncio.run(scenario())
