@@ -352,7 +352,8 @@ class Rematched(_Message):
 
 
 class Lobby(_Message):
-    """``GET /api/tables``: the tables not yet finished, newest first."""
+    """``GET /api/tables``: the matches not over and not asleep that one can join or watch, the table with the latest
+    news (created, a seat taken or left, a hand started) first (docs/protocol.md, *The lobby's order*)."""
 
     type: Literal["lobby"] = "lobby"
     tables: list[TableInfo]

@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
+import websockets
 from server_helpers import Seat, Server, first_error, new_duel, still_served
 
 
@@ -74,6 +76,62 @@ def test_a_type_that_is_no_string_is_a_bad_message(server: Server, kind: object,
         assert error["event_no"] == welcome["table"]["event_no"]
         assert error["message"] == f"the message's 'type' must be a string, not {said}"
         await still_served(seat)
+        await seat.close()
+
+    asyncio.run(scenario())
+
+
+def test_before_hello_text_that_is_no_message_gets_its_own_refusal(server: Server) -> None:
+    """docs/protocol.md, hello: a message of the table before ``hello`` is ``hello_first``; text that is no message
+    gets ``bad_json``, ``bad_message`` or ``unknown_type`` first; a hello without ``token`` watches."""
+    table_id, _, _ = new_duel(server)
+
+    async def scenario() -> None:
+        seat = Seat(f"{server.ws}/ws/tables/{table_id}", None, None)
+        seat.ws = await websockets.connect(seat.url)
+        told = {
+            "{": "bad_json",
+            '{"type": "dance"}': "unknown_type",
+            '{"type": "resign"}': "bad_message",  # no last_seen
+            '{"type": "move", "event": {"type": "take", "seat": 9}, "last_seen": 0}': "bad_message",
+            '{"type": "resign", "last_seen": 0}': "hello_first",
+            '{"type": "draw", "agree": true, "last_seen": 0}': "hello_first",
+        }
+        for text, code in told.items():
+            error = await first_error(seat, text)
+            assert (error["code"], error["event_no"]) == (code, None), (text, error)
+        await seat.send({"type": "hello"})
+        welcome = await seat.recv()
+        assert welcome["type"] == "welcome" and welcome["seat"] is None
+        await seat.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_hand_the_table_has_not_had_is_not_found(server: Server) -> None:
+    """docs/protocol.md: the log of hand 0, or of one not started yet, is a 404 not_found; of the hand in play, 409."""
+    table_id, _, _ = new_duel(server)
+    deadline = time.monotonic() + 10
+    while server.get(f"/api/tables/{table_id}")[1]["hand"] != 1:  # it starts right after the seat that filled it
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert server.get(f"/api/tables/{table_id}/hands/1/log")[0] == 409
+    for hand in ("0", "2", "00"):
+        status, error = server.get(f"/api/tables/{table_id}/hands/{hand}/log")
+        assert (status, error["code"]) == (404, "not_found"), (hand, error)
+
+
+def test_a_draw_against_an_old_event_number_is_stale(server: Server) -> None:
+    """docs/protocol.md: a draw carries last_seen as a move does; against an old number it is stale, offer or answer."""
+    table_id, token, _ = new_duel(server)
+
+    async def scenario() -> None:
+        seat = Seat(f"{server.ws}/ws/tables/{table_id}", token, 0)
+        await seat.connect()
+        now = (await seat.update())["event_no"]
+        for agree in (True, False):
+            error = await first_error(seat, {"type": "draw", "agree": agree, "last_seen": now - 1})
+            assert (error["code"], error["event_no"]) == ("stale", now)
         await seat.close()
 
     asyncio.run(scenario())
