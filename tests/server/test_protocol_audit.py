@@ -135,3 +135,18 @@ def test_a_draw_against_an_old_event_number_is_stale(server: Server) -> None:
         await seat.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("join", [True, False])
+def test_a_seat_that_is_no_seat_of_the_table_is_refused_whether_or_not_the_creator_joins(
+    server: Server, join: bool
+) -> None:
+    """docs/protocol.md: bad_request for "a seat that is no seat of the table"; with ``join: false`` the server took
+    ``{"players": 2, "seat": 2}`` and made the table."""
+    before = len(server.get("/api/tables")[1]["tables"])
+    status, error = server.post("/api/tables", {"players": 2, "seat": 2, "join": join})
+    assert (status, error["code"]) == (400, "bad_request"), error
+    assert error["message"] == "seat 2 is not a seat of a 2-player table"
+    assert len(server.get("/api/tables")[1]["tables"]) == before  # nothing made
+    status, created = server.post("/api/tables", {"players": 3, "seat": 2, "join": False})
+    assert (status, created["seat"], created["token"]) == (200, None, None)  # a seat of the table: unused
