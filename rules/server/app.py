@@ -544,7 +544,12 @@ class _Session:
                 self.error("bad_token", "this token holds no seat at this table", table.event_no)
                 self.conn.drop(1008, "bad token")
                 return
-        if len(table.connections) >= self.settings.max_connections_per_table:
+        limit = self.settings.max_connections_per_table
+        full = len(table.connections) >= limit
+        if seat is None:  # spectators leave a place for each seat: watchers never keep a player out of their table
+            watching = sum(1 for connection in table.connections if connection.seat is None)
+            full = full or watching >= limit - table.config.players
+        if full:
             self.error("table_full", "this table has as many connections as it can take", table.event_no)
             self.conn.drop(1008, "too many connections")
             return

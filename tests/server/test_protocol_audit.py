@@ -10,6 +10,7 @@ import http.client
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import websockets
@@ -150,3 +151,35 @@ def test_a_seat_that_is_no_seat_of_the_table_is_refused_whether_or_not_the_creat
     assert len(server.get("/api/tables")[1]["tables"]) == before  # nothing made
     status, created = server.post("/api/tables", {"players": 3, "seat": 2, "join": False})
     assert (status, created["seat"], created["token"]) == (200, None, None)  # a seat of the table: unused
+
+
+def test_spectators_never_keep_a_player_out_of_their_table(tmp_path: Path) -> None:
+    """TRUMPS_MAX_CONNECTIONS_PER_TABLE counts players and spectators: strangers watching filled it and the seated
+    players' hello was refused (table_full). Spectators now leave a place for each seat."""
+    server = Server(tmp_path / "full.sqlite3", TRUMPS_MAX_CONNECTIONS_PER_TABLE="4").start()
+    try:
+        table_id, token0, token1 = new_duel(server)
+        url = f"{server.ws}/ws/tables/{table_id}"
+
+        async def scenario() -> None:
+            watchers = [Seat(url, None, None) for _ in range(2)]  # 4 places, 2 seats: 2 for spectators
+            for watcher in watchers:
+                await watcher.connect()
+            third = Seat(url, None, None)
+            third.ws = await websockets.connect(url)
+            await third.send({"type": "hello", "token": None, "last_seen": None})
+            assert (await third.recv())["code"] == "table_full"
+            assert await third.close_code() == 1008
+            players = [Seat(url, token0, 0), Seat(url, token1, 1)]
+            for player in players:
+                assert (await player.connect())["seat"] == player.seat  # their places were kept
+            extra = Seat(url, token0, 0)  # a fifth connection, a player's too: the table's limit holds
+            extra.ws = await websockets.connect(url)
+            await extra.send({"type": "hello", "token": token0, "last_seen": None})
+            assert (await extra.recv())["code"] == "table_full"
+            for seat in [*watchers, *players]:
+                await seat.close()
+
+        asyncio.run(scenario())
+    finally:
+        server.stop()
