@@ -183,3 +183,13 @@ def test_spectators_never_keep_a_player_out_of_their_table(tmp_path: Path) -> No
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+def test_unknown_fields_are_ignored_and_known_ones_keep_their_json_type(server: Server) -> None:
+    """docs/protocol.md: a field the server does not know is ignored; one it knows is never read as another JSON
+    type; a computer seat without level plays easy."""
+    status, created = server.post("/api/tables", {"players": 3, "colour": "red", "computer": [{"seat": 2}]})
+    assert status == 200 and created["table"]["seats"][2]["level"] == "easy", created
+    for body in ({"players": "2"}, {"players": 2.0}, {"pass_sixes": 1}, {"join": "true"}, {"match_hands": 3.0}):
+        status, error = server.post("/api/tables", body)
+        assert (status, error["code"]) == (400, "bad_request"), (body, error)
