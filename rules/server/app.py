@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -133,7 +134,32 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.hub = hub
     app.state.analysis = board
     app.add_middleware(_RequestLog)
+    app.add_middleware(_OnlyTableSockets)
     return app
+
+
+_TABLE_SOCKET = re.compile(r"/ws/tables/[^/]+")
+"""The one path a WebSocket may open (the router's ``/ws/tables/{table_id}``)."""
+
+
+class _OnlyTableSockets:
+    """A WebSocket opened on any other path is refused as an HTTP request for no such path is: 404 with the JSON
+    error ``not_found`` (docs/protocol.md, Errors), not the bare 403 without a body that the router's default (or
+    the static files' mount, which serves HTTP only) would leave to uvicorn."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or _TABLE_SOCKET.fullmatch(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        websocket = WebSocket(scope, receive, send)
+        refusal = _error("not_found", f"there is no WebSocket at {scope['path'][:80]}", 404)
+        if "websocket.http.response" in scope.get("extensions", {}):
+            await websocket.send_denial_response(refusal)
+        else:  # a server without the denial extension can only refuse the opening (403)
+            await websocket.close(1008)
 
 
 class _RequestLog:
@@ -518,7 +544,12 @@ class _Session:
                 self.error("bad_token", "this token holds no seat at this table", table.event_no)
                 self.conn.drop(1008, "bad token")
                 return
-        if len(table.connections) >= self.settings.max_connections_per_table:
+        limit = self.settings.max_connections_per_table
+        full = len(table.connections) >= limit
+        if seat is None:  # spectators leave a place for each seat: watchers never keep a player out of their table
+            watching = sum(1 for connection in table.connections if connection.seat is None)
+            full = full or watching >= limit - table.config.players
+        if full:
             self.error("table_full", "this table has as many connections as it can take", table.event_no)
             self.conn.drop(1008, "too many connections")
             return

@@ -352,7 +352,8 @@ class Rematched(_Message):
 
 
 class Lobby(_Message):
-    """``GET /api/tables``: the tables not yet finished, newest first."""
+    """``GET /api/tables``: the matches not over and not asleep that one can join or watch, the table with the latest
+    news (created, a seat taken or left, a hand started) first (docs/protocol.md, *The lobby's order*)."""
 
     type: Literal["lobby"] = "lobby"
     tables: list[TableInfo]
@@ -677,7 +678,9 @@ def parse_client_message(text: str | bytes) -> Any:
     if kind not in _CLIENT_TYPES:
         if kind is None:
             raise ProtocolError("bad_message", "the message has no 'type'")
-        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "of the wrong kind"
+        if not isinstance(kind, str):  # a mistyped field, as docs/protocol.md's bad_message says
+            raise ProtocolError("bad_message", f"the message's 'type' must be a string, not {_json_kind(kind)}")
+        shown = repr(kind) if len(kind) <= 40 else "of the wrong kind"
         expected = "hello, move, resign, draw, next_hand or ping"
         raise ProtocolError("unknown_type", f"unknown message type {shown} (expected {expected})")
     if kind == "move":
@@ -717,7 +720,8 @@ def loads_object(data: bytes, what: str = "the request body") -> dict[str, Any]:
 
 
 def _json_kind(value: object) -> str:
-    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
+    kinds = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return kinds.get(type(value), "a number")
 
 
 _SCHEMA_PARTS: dict[str, TypeAdapter[Any]] = {

@@ -133,7 +133,9 @@ class TableConfig(BaseModel):
             computer[entry.seat] = entry.level
         if len(computer) == players:
             raise Refused("bad_request", "at least one seat must be left for a person")
-        if request.join and request.seat is not None and (request.seat >= players or request.seat in computer):
+        if request.seat is not None and request.seat >= players:  # with join false too: no seat of the table
+            raise Refused("bad_request", f"seat {request.seat} is not a seat of a {players}-player table")
+        if request.join and request.seat is not None and request.seat in computer:
             raise Refused("bad_request", f"seat {request.seat} is not a free seat of this table")
         return cls(
             players=players,

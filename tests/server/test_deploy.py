@@ -75,8 +75,9 @@ def test_every_location_forwards_the_clients_address_host_and_scheme() -> None:
     """A location with a proxy_set_header of its own drops the server block's: each one must say all three."""
     locations = re.findall(r"location [^{]*\{(.*?)\n        \}", CONFIG.read_text(), re.S)
     proxied = [body for body in locations if "proxy_pass" in body]
-    # and those that answer in JSON a body over the limit, no process, and the requests nginx cannot read (five)
-    assert len(proxied) == 4 and len(locations) == 11
+    # and those that answer in JSON a body over the limit, no process, the requests nginx cannot read (five), a method
+    # it refuses and a path denied to the public
+    assert len(proxied) == 4 and len(locations) == 13
     for body in proxied:
         # $remote_addr, not $proxy_add_x_forwarded_for: nginx is the edge, the client's own header is dropped
         for header in ("Host $host", "X-Forwarded-For $remote_addr", "X-Forwarded-Proto $scheme"):
@@ -145,6 +146,7 @@ def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(t
         # would be believed (here: 127.0.0.2, who has its table, then anyone new)
         assert _create_from(port, "127.0.0.1", forwarded="127.0.0.2") == 200  # 127.0.0.1's first table
         assert _create_from(port, "127.0.0.1", forwarded="127.0.0.8") == 429  # still 127.0.0.1
+        table_id = proxy.get("/api/tables")[1]["tables"][0]["id"]
 
         async def sockets() -> None:
             held = await websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/x", local_addr=("127.0.0.2", 0))
@@ -165,6 +167,14 @@ def test_nginx_forwards_each_players_address_and_a_spoofed_one_is_not_believed(t
         assert (status, len(answer["plies"])) == (200, 1), answer
         status, answer = proxy.post("/api/tables", {"players": 2, "padding": "x" * 100_000})
         assert (status, answer["type"], answer["code"]) == (413, "error", "too_large"), answer
+
+        # HTTP/1.0 allows a request without Host: nginx sends it on with its server_name, not without a Host (which
+        # the process refused with a plain-text 400)
+        status, kind, body = _raw(port, b"GET /api/config HTTP/1.0\r\n\r\n")
+        assert (status, kind, json.loads(body)["type"]) == (200, "application/json", "config"), body
+        # a process's own 403 (a token that holds no seat) passes as it is, not as nginx's 403 of /metrics
+        status, answer = proxy.post(f"/api/tables/{table_id}/leave", {"token": "x"})
+        assert (status, answer["code"]) == (403, "bad_token"), answer
     finally:
         nginx.terminate()
         nginx.wait(10)
@@ -298,9 +308,10 @@ def test_nginx_answers_in_json_when_no_process_answers(tmp_path: Path) -> None:
         nginx.wait(10)
 
 
-def _raw(port: int, request: bytes) -> tuple[int, str | None, bytes]:
-    """``request`` as sent, byte for byte (http.client would refuse to send most of these): status, type, body."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+def _raw(port: int, request: bytes, address: str = "127.0.0.1") -> tuple[int, str | None, bytes]:
+    """``request`` as sent, byte for byte (http.client would refuse to send most of these), from the loopback
+    ``address``: status, type, body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(address, 0)) as sock:
         sock.sendall(request)
         answer = b""
         while chunk := sock.recv(65536):
@@ -338,12 +349,17 @@ def test_nginx_answers_in_json_when_it_cannot_read_a_request(tmp_path: Path) -> 
         ),
         b"GET /api/tables HTTP/2.0\r\nHost: a\r\nConnection: close\r\n\r\n": (505, "bad_request"),
         b"GET /.nginx/bad_request" + end: (400, "bad_request"),  # asked for directly: the same answer
+        b"TRACE /api/tables" + end: (405, "bad_request"),  # a method nginx refuses itself
     }
+    # not for the public (the config allows them from nginx's machine only): no such path, in JSON
+    outside = {b"GET /metrics" + end: (404, "not_found"), b"GET /readyz" + end: (404, "not_found")}
     try:
         deadline = time.monotonic() + 20
         while True:
             try:
                 answers = {request: _raw(port, request) for request in requests}
+                answers |= {request: _raw(port, request, "127.0.0.2") for request in outside}
+                requests |= outside
                 break
             except ConnectionRefusedError:
                 assert nginx.poll() is None and time.monotonic() < deadline, "nginx did not start"

@@ -320,12 +320,13 @@ def test_a_table_whose_seats_are_all_taken_never_reads_waiting(server: Server) -
     # has started (hand 0), and whether or not it has, it reads playing.
     status, created = server.post("/api/tables", {"players": 2, "computer": [{"seat": 1, "level": "easy"}]})
     assert status == 200 and created["table"]["status"] == "playing", created["table"]
-    # Filled by a join, while a spectator watches: the update of that seat_taken comes before the hand starts.
+    # Filled by a join, while the creator watches (a spectator has no place here: this module's tables take two
+    # connections, and spectators leave one for each seat): the update of that seat_taken comes before the hand.
     _, created = server.post("/api/tables", {"players": 2})
     table_id = created["table"]["id"]
 
     async def scenario() -> None:
-        watcher = Seat(f"{server.ws}/ws/tables/{table_id}", None, None)
+        watcher = Seat(f"{server.ws}/ws/tables/{table_id}", created["token"], 0)
         await watcher.connect()
         assert (await watcher.update())["status"] == "waiting"  # seat 1 is free
         await asyncio.to_thread(server.post, f"/api/tables/{table_id}/join", {})
