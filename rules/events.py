@@ -323,12 +323,12 @@ def parse_event(line: str | bytes | dict[str, Any]) -> Any:
         except ValueError as error:  # not UTF-8, or _not_json's
             raise EventError(f"malformed JSON: {error}") from None
     if not isinstance(data, dict):
-        raise EventError(f"expected a JSON object, got {_json_kind(data)}")
+        raise EventError(f"expected a JSON object, got {json_kind(data)}")
     if "type" not in data:
         raise EventError("missing field 'type'")
     kind = data["type"]
     if not isinstance(kind, str):
-        raise EventError(f"type: expected a string naming the kind of event, got {_json_kind(kind)}")
+        raise EventError(f"type: expected a string naming the kind of event, got {json_kind(kind)}")
     if kind not in _KINDS:
         raise EventError(f"unknown event type {kind!r}")
     try:
@@ -390,8 +390,12 @@ def _integer(digits: str) -> int | _LongInteger:
         return _LongInteger(len(digits.removeprefix("-")))
 
 
-def _json_kind(value: Any) -> str:
-    """What kind of JSON value ``value`` was read from, as a refusal names it."""
+def json_kind(value: Any) -> str:
+    """What kind of JSON value ``value`` was read from, as a refusal names it (in a log line or a message).
+
+    >>> json_kind([]), json_kind(None), json_kind(7), json_kind({})
+    ('an array', 'null', 'a number', 'an object')
+    """
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -48,6 +48,7 @@ from rules.events import (
     Seat,
     Second,
     Take,
+    json_kind,
 )
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
 from rules.spec.schemas import portable
@@ -673,13 +674,13 @@ def parse_client_message(text: str | bytes) -> Any:
     """Parse a WebSocket text message from a client; raises :class:`ProtocolError`."""
     data = loads(text)
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", f"expected a JSON object, got {_json_kind(data)}")
+        raise ProtocolError("bad_message", f"expected a JSON object, got {json_kind(data)}")
     kind = data.get("type")
     if kind not in _CLIENT_TYPES:
         if kind is None:
             raise ProtocolError("bad_message", "the message has no 'type'")
         if not isinstance(kind, str):  # a mistyped field, as docs/protocol.md's bad_message says
-            raise ProtocolError("bad_message", f"the message's 'type' must be a string, not {_json_kind(kind)}")
+            raise ProtocolError("bad_message", f"the message's 'type' must be a string, not {json_kind(kind)}")
         shown = repr(kind) if len(kind) <= 40 else "of the wrong kind"
         expected = "hello, move, resign, draw, next_hand or ping"
         raise ProtocolError("unknown_type", f"unknown message type {shown} (expected {expected})")
@@ -715,13 +716,8 @@ def loads_object(data: bytes, what: str = "the request body") -> dict[str, Any]:
         raise ProtocolError("bad_request", f"{what} is empty: send a JSON object ({{}} for every default)")
     value = loads(data, what)
     if not isinstance(value, dict):
-        raise ProtocolError("bad_request", f"{what} must be a JSON object, not {_json_kind(value)}")
+        raise ProtocolError("bad_request", f"{what} must be a JSON object, not {json_kind(value)}")
     return value
-
-
-def _json_kind(value: object) -> str:
-    kinds = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-    return kinds.get(type(value), "a number")
 
 
 _SCHEMA_PARTS: dict[str, TypeAdapter[Any]] = {
