@@ -267,8 +267,11 @@ class Hub:
 
     # --- finding a table, waking it if it sleeps --------------------------------------------------------
 
-    async def table(self, table_id: str) -> Table:
-        """The table in memory, woken (loaded from the store) if it was asleep; :class:`Refused` if there is none."""
+    async def table(self, table_id: str, past_the_limit: bool = False) -> Table:
+        """The table in memory, woken (loaded from the store) if it was asleep; :class:`Refused` if there is none.
+
+        A table is not woken while this process holds ``max_tables`` unfinished ones, unless ``past_the_limit`` (a
+        player giving up their seat: that is always possible, and the table sleeps again once idle)."""
         table = self.tables.get(table_id)
         if table is not None:
             table.touch()
@@ -282,7 +285,7 @@ class Hub:
                 if possible_table_id(table_id):
                     await self.store.follow(table_id)  # before it is read: no event of it goes unheard
                 stored = await self._stored(table_id)
-                if self.full():
+                if self.full() and not past_the_limit:
                     raise Refused(
                         "too_many_tables", "the server holds as many tables as it can right now; try again later"
                     )
@@ -337,10 +340,10 @@ class Hub:
             self._sleeping.popitem(last=False)
 
     @contextlib.asynccontextmanager
-    async def locked(self, table_id: str) -> AsyncIterator[Table]:
+    async def locked(self, table_id: str, past_the_limit: bool = False) -> AsyncIterator[Table]:
         """The table, awake, with its lock held (a table put to sleep while we waited is woken again)."""
         while True:
-            table = await self.table(table_id)
+            table = await self.table(table_id, past_the_limit)
             async with table.lock:
                 if not table.asleep:
                     yield table
@@ -575,7 +578,7 @@ class Hub:
         return await _again_if_stale(lambda: self._leave(table_id, request))
 
     async def _leave(self, table_id: str, request: LeaveTable) -> Left:
-        async with self.locked(table_id) as table:
+        async with self.locked(table_id, past_the_limit=True) as table:
             await table.refresh()
             seat = table.seat_of_token(request.token)
             if seat is None:

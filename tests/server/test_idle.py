@@ -259,3 +259,21 @@ def test_a_database_of_the_previous_version_is_brought_up_to_date(tmp_path: Path
     finally:
         store.close_now()
     assert _flags(db, "old") == (0, 0)
+
+
+def test_a_seat_of_a_sleeping_table_can_be_left_when_memory_is_full(tmp_path: Path) -> None:
+    """Giving up a seat is always possible: a sleeping table is woken for it past --max-tables (and sleeps again once
+    idle), where a hello to it would be refused with too_many_tables."""
+    with _served(tmp_path / "leave.sqlite3", max_tables=1) as (client, hub):
+        sleeper = client.post("/api/tables", json={}).json()
+        table_id = sleeper["table"]["id"]
+        _until(lambda: not hub.tables, "putting the table to sleep")
+        client.post("/api/tables", json={})
+        left = client.post(f"/api/tables/{table_id}/leave", json={"token": sleeper["token"]})
+        assert left.status_code == 200, left.json()
+        assert left.json()["seat"] == 0
+        seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+        assert seats[0]["kind"] == "free" and seats[0]["left"] is True
+        again = client.post(f"/api/tables/{table_id}/leave", json={"token": sleeper["token"]})
+        assert again.status_code == 403 and again.json()["code"] == "bad_token"
+        _until(lambda: table_id not in hub.tables, "putting the table to sleep again")
