@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import secrets
 import time
@@ -526,20 +525,13 @@ class Hub:
 
     async def create(self, request: CreateTable, creator: str) -> TableCreated:
         config = TableConfig.of(request)
-        async with self._lock:
-            if self.full():
-                raise Refused("too_many_tables", "the server has as many tables as it can hold; join one instead")
-            limit = self.settings.max_tables_per_client
-            table_id = secrets.token_urlsafe(6)
-            created = time.time()
-            if not await self.store.create_table(
+
+        async def write(table_id: str, created: float, limit: int) -> bool:
+            return await self.store.create_table(
                 table_id, config.model_dump(mode="json"), creator, limit, created=created
-            ):
-                raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")  # site-wide
-            await self.store.follow(table_id)  # before anyone else knows of it
-            table = self._new_table(table_id, config, created=created, creator=creator)
-            self.tables[table_id] = table
-            self._elsewhere.forget(table_id)
+            )
+
+        table_id = await self._make_table(config, creator, write, "join one instead")
         seat = token = None
         if request.join:
             joined = await self.join(table_id, JoinTable(seat=request.seat, name=request.name))
@@ -551,9 +543,13 @@ class Hub:
     async def join(self, table_id: str, request: JoinTable) -> Joined:
         return await _again_if_stale(lambda: self._join(table_id, request))
 
-    async def _join(self, table_id: str, request: JoinTable) -> Joined:
+    async def _join(self, table_id: str, request: JoinTable, token: str | None = None) -> Joined:
+        """Take a seat with a new token, or with ``token`` (a rematch's, derived from the seat's token at the match
+        before): a seat that token holds already is taken again at no cost (asked twice)."""
         async with self.locked(table_id) as table:
             await table.refresh()
+            if token is not None and request.seat is not None and table.seat_of_token(token) == request.seat:
+                return Joined(table_id=table_id, seat=request.seat, token=token)
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")
             free = [seat for seat, state in enumerate(table.seats) if state.kind == "free"]
@@ -569,7 +565,7 @@ class Hub:
                 raise Refused("seat_taken", f"seat {request.seat} is taken")
             else:
                 seat = request.seat
-            token = new_token()
+            token = token or new_token()
             record = {"type": "seat_taken", "seat": seat, "name": request.name, "token_hash": token_hash(token)}
             await table.commit(record, by="player")
         return Joined(table_id=table_id, seat=seat, token=token)
@@ -592,7 +588,7 @@ class Hub:
         that one. A second call with one token answers as the first did (the new token is derived from the old)."""
         seat, new_id, name, made = await _again_if_stale(lambda: self._rematch_table(table_id, request, creator))
         token = rematch_token(request.token, new_id)
-        await _again_if_stale(lambda: self._rematch_seat(new_id, seat, name, token))
+        await _again_if_stale(lambda: self._join(new_id, JoinTable(seat=seat, name=name), token))
         async with self.locked(new_id) as table:
             table.kick()
             return Rematched(table=table.info(), seat=seat, token=token, created=made)
@@ -614,38 +610,40 @@ class Hub:
                 return seat, old.rematch, name, False
             # As the lobby makes a table: the dealer is the last seat, so seat 0 chooses a trump and leads first.
             config = old.config.model_copy(update={"dealer": old.config.players - 1})
-            limit = self.settings.max_tables_per_client
-            async with self._lock:
-                if self.full():
-                    raise Refused("too_many_tables", "the server has as many tables as it can hold; try again later")
-                new_id = secrets.token_urlsafe(6)
-                created = time.time()
-                await self.store.follow(new_id)  # before anyone else knows of it
-                try:
-                    made = await old.commit_rematch(seat, new_id, config, creator, limit, created)
-                except BaseException:
-                    self.store.unfollow(new_id)
-                    raise
-                if not made:
-                    self.store.unfollow(new_id)
-                    raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
-                self.tables[new_id] = self._new_table(new_id, config, created=created, creator=creator)
-                self._elsewhere.forget(new_id)
-            return seat, new_id, name, True
 
-    async def _rematch_seat(self, table_id: str, seat: int, name: str | None, token: str) -> None:
-        """Sit down at the rematch's table in ``seat`` with ``token``, unless that token holds it already."""
-        async with self.locked(table_id) as table:
-            await table.refresh()
-            digest = token_hash(token)
-            held = table.seats[seat].token_hash
-            if held is not None and hmac.compare_digest(held, digest):
-                return  # asked again with the same token: seated there already
-            if table.match_over:
-                raise Refused("match_over", "the rematch's match is over already")
-            if table.seats[seat].kind != "free":
-                raise Refused("seat_taken", f"seat {seat} of the rematch's table {table_id} is taken")
-            await table.commit({"type": "seat_taken", "seat": seat, "name": name, "token_hash": digest}, by="player")
+            async def write(table_id: str, created: float, limit: int) -> bool:
+                return await old.commit_rematch(seat, table_id, config, creator, limit, created)
+
+            return seat, await self._make_table(config, creator, write, "try again later"), name, True
+
+    async def _make_table(
+        self,
+        config: TableConfig,
+        creator: str,
+        write: Callable[[str, float, int], Awaitable[bool]],
+        otherwise: str,
+    ) -> str:
+        """A new table's id, the table written by ``write(id, created, limit)`` (``False``: ``creator`` has ``limit``
+        unfinished tables open, site-wide) and then held here; :class:`Refused` ``too_many_tables`` if this process
+        holds as many as it may (``otherwise`` says what to do instead) or the creator has as many open."""
+        limit = self.settings.max_tables_per_client
+        async with self._lock:
+            if self.full():
+                raise Refused("too_many_tables", f"the server has as many tables as it can hold; {otherwise}")
+            table_id = secrets.token_urlsafe(6)
+            created = time.time()
+            await self.store.follow(table_id)  # before anyone else knows of it (a rematch announces it at once)
+            try:
+                made = await write(table_id, created, limit)
+            except BaseException:
+                self.store.unfollow(table_id)
+                raise
+            if not made:
+                self.store.unfollow(table_id)
+                raise Refused("too_many_tables", f"you already have {limit} unfinished tables open")
+            self.tables[table_id] = self._new_table(table_id, config, created=created, creator=creator)
+            self._elsewhere.forget(table_id)
+        return table_id
 
 
 _Answer = TypeVar("_Answer")
