@@ -44,7 +44,7 @@ from rules.players.solver import Solver
 from rules.server.bots import worker_started
 from rules.server.protocol import ErrorMessage, ProtocolError, loads_object
 from rules.server.store import StoreUnavailable
-from rules.server.tables import TABLE_EVENTS, TableConfig, possible_table_id
+from rules.server.tables import TABLE_EVENTS, TableConfig, event_part, possible_table_id
 
 log = logging.getLogger("rules.server")
 
@@ -295,7 +295,7 @@ def _hand_game(config: TableConfig, records: list[dict[str, Any]], hand: int) ->
             if record["hand"] == hand:
                 game = Game(config.rule_set(record["dealer"]), seed=int(record["seed"]))
         elif game is not None and kind not in TABLE_EVENTS:
-            game.push(parse_event({key: value for key, value in record.items() if key != "by"}))
+            game.push(parse_event(event_part(record)))
     return game
 
 

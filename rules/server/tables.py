@@ -507,7 +507,7 @@ class Table:
             public = RematchMade(table=record["table"], seat=record["seat"])
         else:
             assert self.game is not None
-            event = parse_event(_event_part(record))
+            event = parse_event(event_part(record))
             self._moved_at = record.get("at")
             self._played(event, self.game.push(event), by)
             return
@@ -962,7 +962,8 @@ class Table:
             conn.drop(1001, "the server is shutting down")
 
 
-def _event_part(record: Record) -> dict[str, Any]:
+def event_part(record: Record) -> dict[str, Any]:
+    """A stored game event without who made it (``by``): what :func:`~rules.events.parse_event` reads."""
     return {key: value for key, value in record.items() if key != "by"}
 
 
@@ -974,6 +975,7 @@ __all__ = [
     "SeatState",
     "Table",
     "TableConfig",
+    "event_part",
     "new_token",
     "possible_table_id",
     "rematch_token",
