@@ -42,17 +42,15 @@ def resume_error(position: Position) -> Refusal | None:
             "position_out_order", "3.1", f"out_order {order} must list each seat with an empty hand once ({empty})"
         )
     keys: set[core.PositionKey] = set()
-    for number, seen in enumerate(position.seen or (), start=1):
+    for index, seen in enumerate(position.seen or ()):  # numbered from 0, as a field's path names it (seen.0.count)
         if len(seen.hands) != players or seen.to_act >= players:
-            return refuse(
-                "position_seen", "3.3", f"seen position {number} is not a position of a {players}-player game"
-            )
+            return refuse("position_seen", "3.3", f"seen.{index}: not a position of a {players}-player game")
         cards = [card for hand in seen.hands for card in hand] + seen.pile
         if len(set(cards)) != len(cards):
-            return refuse("position_seen", "3.3", f"seen position {number} has a card more than once")
+            return refuse("position_seen", "3.3", f"seen.{index}: a card more than once")
         key = convert.position_key(seen.hands, seen.pile, seen.to_act, seen.phase)
         if key in keys:
-            return refuse("position_seen", "3.3", f"seen position {number} is listed twice")
+            return refuse("position_seen", "3.3", f"seen.{index}: the same position as an earlier one")
         keys.add(key)
     if position.phase != "second":
         own = convert.seen_keys(position).get(

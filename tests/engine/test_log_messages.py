@@ -138,3 +138,20 @@ def test_a_seat_out_of_every_game_is_called_no_seat_not_more_than_3(log: str, re
 )
 def test_one_of_a_thing_is_not_said_in_the_plural(log: str, reason: str) -> None:
     assert refusal(log + "\n") == reason
+
+
+def test_an_entry_of_seen_is_named_by_the_same_path_whoever_refuses_it() -> None:
+    # pydantic places a mistyped field as seen.1.count; the rules' own checks of an entry say seen.1 too
+    position = (
+        '{"type": "position", "trumps": ["S", "H"], "hands": [["AS"], ["KH"]], "pile": [], "to_act": 0,'
+        ' "phase": "lead", "seen": [FIRST, SECOND]}'
+    )
+    mistyped = '{"hands": [["AS"], ["KH"]], "pile": [], "to_act": 0, "phase": "respond", "count": "x"}'
+    twice = '{"hands": [["AS"], ["KH"]], "pile": [], "to_act": 1, "phase": "lead", "count": 1}'
+    position = position.replace("FIRST", twice)
+    assert refusal(HEADER + position.replace("SECOND", mistyped) + "\n").endswith(
+        "seen.1.count: Input should be a valid integer"
+    )
+    assert refusal(HEADER + position.replace("SECOND", twice) + "\n") == (
+        "line 2: seen.1: the same position as an earlier one"
+    )
