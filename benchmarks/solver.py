@@ -2,7 +2,7 @@
 
 Run ``python -m benchmarks.solver [--cards 14] [--up-to] [--positions 30] [--limit 30] [--from-games]
 [--no-proof-numbers | --no-exact-search] [--solve] [--check SECONDS] [--max-nodes N] [--only I,J,...]
-[--both] [--proof] [--playouts N]``.
+[--both] [--proof] [--playouts N] [--reachable N]``.
 
 Positions are random duel positions with ``--cards`` cards in the two hands together (split
 at random, each hand 1–9 cards; with ``--up-to``, the number of cards is drawn for each
@@ -30,6 +30,9 @@ winning move of lowest height, as the ``perfect`` player plays it; at the other 
 position reached on two lines counted once) and its height in plies. The summary then gives the
 nodes searched per position of the proofs: how much of the search went into lines the proof does
 not need (a proof found, not the smallest there is).
+
+``--reachable N`` also counts the positions that can arise from each position, up to N: the graph that a
+retrograde analysis (endgame tables) would have to build for it, beside the proof the solver finds.
 
 ``--playouts N`` also plays N games on from each position by the greedy player with a random move one
 time in five (seeded by ``--seed`` and the position's number) and prints how many the seat to act won,
@@ -127,6 +130,36 @@ def playouts(state: core.State, games: int, rng: random.Random) -> tuple[int, in
     return won, drawn, games - won - drawn, statistics.median(lengths)
 
 
+def reachable(state: core.State, limit: int) -> int:
+    """How many positions (rules §3.3.1, at a turn's start) can arise from ``state``, counting up to ``limit``.
+
+    A depth-first walk of every line, with the rules' ``apply`` and ``undo``, that goes on from each position
+    once: the size of the whole graph a retrograde analysis would have to build, beside the proof the solver finds.
+    """
+    state = state.copy()
+    seen = {state.key()}
+    lines = [(None, list(core.legal_moves(state)))]  # the move that led to each position, and its moves left
+    while lines and len(seen) < limit:
+        token, moves = lines[-1]
+        if not moves:
+            lines.pop()
+            if token is not None:
+                core.undo(state, token)
+            continue
+        token = core.apply(state, moves.pop())
+        if state.phase == core.SECOND:  # within a turn: no position is compared there (§3.3.2)
+            lines.append((token, list(core.legal_moves(state))))
+            continue
+        key = state.key()
+        if key in seen or state.outcome is not None:
+            seen.add(key)
+            core.undo(state, token)
+            continue
+        seen.add(key)
+        lines.append((token, list(core.legal_moves(state))))
+    return len(seen)
+
+
 def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that choose the positions (:func:`chosen_sample` reads them)."""
     parser.add_argument("--cards", type=int, default=14)
@@ -179,6 +212,9 @@ def main() -> None:
     parser.add_argument(
         "--playouts", type=int, default=0, help="also play this many greedy games (noise 0.2) on from each position"
     )
+    parser.add_argument(
+        "--reachable", type=int, default=0, help="also count the positions reachable from each, up to this many"
+    )
     parser.add_argument("--results", action="store_true", help=argparse.SUPPRESS)  # a last line of JSON, for --both
     args = parser.parse_args()
     if args.both:
@@ -230,6 +266,9 @@ def main() -> None:
         if args.playouts:
             won, drawn, lost, plies = playouts(state, args.playouts, random.Random(f"{args.seed}/{index}"))
             note += f"  playouts: seat to act won {won}, drew {drawn}, lost {lost}; median {plies:g} plies"
+        if args.reachable:
+            count = reachable(state, args.reachable)
+            note += f"  reachable: {'at least ' if count >= args.reachable else ''}{count:,} positions"
         times.append(elapsed)
         counts.append(solver.nodes)
         results[index] = (value, solver.nodes)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -186,3 +187,37 @@ def test_the_mcts_benchmark_counts_the_moves_that_keep_the_exact_value() -> None
     assert greedy.split(":")[0].strip() == "greedy" and f"of {len(found)} times" in greedy, greedy
     assert [row.split(" iterations")[0].strip() for row in rows] == ["10", "40"], rows
     assert all(f"of {len(found)} times" in row for row in rows), rows
+
+
+def test_the_solver_benchmark_counts_the_positions_reachable_from_each() -> None:
+    from benchmarks.solver import random_position, reachable
+    from rules import core
+
+    def every_position(start: core.State) -> set[object]:
+        # a second walk, breadth first on copies: each position a turn starts at (§3.3.2), and the game's ends
+        found = {start.key()}
+        frontier = [start]
+        while frontier:
+            reached = []
+            for state in frontier:
+                for move in core.legal_moves(state):
+                    child = state.copy()
+                    core.apply(child, move)
+                    if child.phase == core.SECOND:
+                        reached.append(child)  # the same turn goes on: its second card
+                    elif child.key() not in found:
+                        found.add(child.key())
+                        if child.outcome is None:
+                            reached.append(child)
+            frontier = reached
+        return found
+
+    rng = random.Random(5)
+    for _ in range(6):
+        state = random_position(rng, 5)
+        count = len(every_position(state))
+        assert reachable(state, 10**6) == count
+        assert reachable(state, 3) == min(3, count)  # counting stops at the limit
+
+    lines, _ = run_solver_benchmark("--reachable", "1000")
+    assert all("reachable: " in line for line in lines[:-1]), lines
