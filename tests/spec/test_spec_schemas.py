@@ -206,3 +206,26 @@ def test_no_description_of_a_schema_is_python(schema: Any) -> None:
     """A model's docstring is its description in spec/, read by implementers in any language: no doctest there."""
     for text in _descriptions(schema()):
         assert ">>>" not in text, text
+
+
+def test_the_state_schema_requires_exactly_what_replay_json_prints() -> None:
+    """Every field ``trumps replay --json`` always prints is required (null allowed where it may be null), and it
+    prints no field the schema does not list: a state of every vector, each line of its states as the command
+    prints it after that line (tests/spec/test_spec_vectors.py checks the last against the command itself)."""
+    from schema_shapes import Shapes
+    from typer.testing import CliRunner
+
+    from rules.cli import app
+
+    shapes = Shapes(json.loads((SPEC / "state.schema.json").read_text(encoding="utf-8")))
+    index = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
+    for vector in index["vectors"]:
+        printed = CliRunner().invoke(app, ["replay", str(VECTORS / vector["log"]), "--json"])
+        assert printed.exit_code == 0, printed.output
+        shapes.read(json.loads(printed.stdout))
+        for line in (VECTORS / vector["states"]).read_text(encoding="utf-8").splitlines():
+            if line != "null":  # a blank line before the header (docs/conformance.md)
+                shapes.read(json.loads(line))
+    assert set(shapes.seen) == {"GameState", "Outcome"}
+    problems = shapes.problems()
+    assert not problems, "\n".join(problems)
