@@ -72,12 +72,14 @@ async def each_until_hand_over(seats: list[Seat]) -> None:
 
 def test_the_schema_requires_exactly_what_the_server_always_sends(server: Server) -> None:
     http = Bodies(server)
-    created = http.post("/api/tables", {"players": 2, "name": "Ana", "clock": 600, "match_hands": 3}, "TableCreated")
+    created = http.post("/api/tables", {"players": 2, "name": "Ana", "clock": 600, "match_hands": 2}, "TableCreated")
     table_id = created["table"]["id"]
     url = f"{server.ws}/ws/tables/{table_id}"
     a = Seat(url, created["token"], 0, rng=random.Random(3))
     watcher = Seat(url, None, None)
-    computers = http.post("/api/tables", {"players": 3, "computer": [{"seat": 2}], "join": False}, "TableCreated")
+    unseated = http.post("/api/tables", {"players": 3, "computer": [{"seat": 2}], "join": False}, "TableCreated")
+    against = http.post("/api/tables", {"players": 2, "computer": [{"seat": 1, "level": "easy"}]}, "TableCreated")
+    c = Seat(f"{server.ws}/ws/tables/{against['table']['id']}", against["token"], 0, rng=random.Random(5))
 
     async def match() -> None:
         for seat in (a, watcher):
@@ -97,7 +99,7 @@ def test_the_schema_requires_exactly_what_the_server_always_sends(server: Server
         seats = [a, b]
         http.get("/api/tables", "Lobby")
         http.get(f"/api/tables/{table_id}", "TableInfo")
-        http.get(f"/api/tables/{computers['table']['id']}", "TableInfo")
+        http.get(f"/api/tables/{unseated['table']['id']}", "TableInfo")
         http.post(f"/api/tables/{table_id}/join", {}, "Joined")  # table_full
         http.post("/api/tables/nowhere/join", {}, "Joined")  # not_found
         http.post("/api/tables", b"[]", "TableCreated")  # bad_request
@@ -115,7 +117,7 @@ def test_the_schema_requires_exactly_what_the_server_always_sends(server: Server
             await first_error(a, wrong)
         await first_error(watcher, {"type": "resign", "last_seen": watcher.event_no})  # spectator
 
-        # Hand 1: a draw offered and declined, then played to its end.
+        # Hand 1: a draw offered and declined, then a resignation.
         await play_until(seats, in_play)
         await a.send({"type": "draw", "agree": True, "last_seen": a.event_no})
         for seat in seats:
@@ -123,15 +125,12 @@ def test_the_schema_requires_exactly_what_the_server_always_sends(server: Server
         await b.send({"type": "draw", "agree": False, "last_seen": b.event_no})
         for seat in seats:
             await until(seat, "draw_offered")
-        await play_until(seats, hand_over)
-        # Hand 2: a resignation.
-        await b.send({"type": "next_hand", "last_seen": b.event_no})
-        await play_until(seats, in_play)
         await b.send({"type": "resign", "last_seen": b.event_no})
         await each_until_hand_over(seats)
-        # Hand 3, the last of the match: a draw agreed.
+        # Hand 2, the last of the match: played a while, then a draw agreed.
+        started = a.event_no
         await a.send({"type": "next_hand", "last_seen": a.event_no})
-        await play_until(seats, in_play)
+        await play_until(seats, lambda seat: in_play(seat) and seat.event_no > started + 6)
         await a.send({"type": "draw", "agree": True, "last_seen": a.event_no})
         await until(b, "draw_offered")
         await b.send({"type": "draw", "agree": True, "last_seen": b.event_no})
@@ -150,8 +149,21 @@ def test_the_schema_requires_exactly_what_the_server_always_sends(server: Server
         http.get("/api/tables", "Lobby")
         for seat in (*seats, watcher):
             await seat.close()
-        seats.append(watcher)
-        texts.extend(text for seat in seats for text in seat.texts)
+
+        # Against the computer, hands played to their end until one is lost by the tie check (no reason).
+        await c.connect()
+        await c.update()
+        for _ in range(12):
+            await play_until([c], hand_over)
+            assert c.last is not None
+            if "reason" not in c.last["hand_end"]["outcome"]:
+                break
+            await c.send({"type": "next_hand", "last_seen": c.event_no})
+            await c.update()
+        else:
+            raise AssertionError("twelve hands, and none lost by the tie check")
+        await c.close()
+        texts.extend(text for seat in (*seats, watcher, c) for text in seat.texts)
 
     texts: list[str] = []
     asyncio.run(match())
