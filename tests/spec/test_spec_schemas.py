@@ -229,3 +229,39 @@ def test_the_state_schema_requires_exactly_what_replay_json_prints() -> None:
     assert set(shapes.seen) == {"GameState", "Outcome"}
     problems = shapes.problems()
     assert not problems, "\n".join(problems)
+
+
+def _models_named(name: str, *fields: str) -> type[Any]:
+    from pydantic import ConfigDict, create_model
+
+    config = ConfigDict(json_schema_serialization_defaults_required=True)
+    return create_model(name, __config__=config, **{field: (int | None, None) for field in fields})
+
+
+def test_combined_schemas_split_a_model_read_and_written_differently_and_never_merge_by_name() -> None:
+    """A model accepted with a default optional and sent with it required is two definitions; one whose two
+    schemas are the same is one; two models of one name, or a part named as another definition, are an error."""
+    from pydantic import TypeAdapter, create_model
+
+    from rules.spec.schemas import ACCEPTED, SENT, SchemaCollision, combined
+
+    take, lead = _models_named("Take", "count"), _models_named("Lead")
+    sent = create_model("Sent", take=(take, ...), lead=(lead, ...))
+    defs = combined(
+        {
+            "Sent": (TypeAdapter(sent), SENT),
+            "Take": (TypeAdapter(take), ACCEPTED),
+            "Lead": (TypeAdapter(lead), ACCEPTED),
+        }
+    )
+    assert sorted(defs) == ["Lead", "Sent", "Take", "Take-Input", "Take-Output"]
+    assert defs["Sent"]["properties"]["take"] == {"$ref": "#/$defs/Take-Output"}
+    assert defs["Take"] == {"$ref": "#/$defs/Take-Input"}  # the part, by its name
+    assert (defs["Take-Input"].get("required"), defs["Take-Output"]["required"]) == (None, ["count"])
+
+    other = _models_named("Take", "seat")
+    both = create_model("Both", a=(take, ...), b=(other, ...))
+    with pytest.raises(SchemaCollision, match="two different models share a name"):
+        combined({"Both": (TypeAdapter(both), SENT)})
+    with pytest.raises(SchemaCollision, match="the part Take"):
+        combined({"Sent": (TypeAdapter(sent), SENT), "Take": (TypeAdapter(int), SENT)})
