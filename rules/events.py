@@ -49,7 +49,11 @@ def _format_one(value: Any) -> Any:
 class _Model(BaseModel):
     # Strict: a seat written as "1" or a flag written as 1 is a mistyped field, not a guess.
     # Unknown extra fields are ignored, as the log format asks of readers (§L2.5).
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    # A schema of what a program sends (the online server's messages, mode "serialization") requires every
+    # field, as a whole dump holds it, null or not; the log's schema (mode "validation") keeps defaults optional.
+    model_config = ConfigDict(
+        strict=True, extra="ignore", frozen=True, json_schema_serialization_defaults_required=True
+    )
 
 
 class RuleOptions(_Model):

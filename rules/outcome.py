@@ -13,9 +13,9 @@ read off it (:func:`rules.convert.game_over`).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.events import Seat
 
@@ -27,19 +27,28 @@ Reason = Literal["tie_check", "repetition", "agreement", "resigned"]
 """Either: a draw's reason, or a loss's."""
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
 class Outcome(BaseModel):
     """How a game ended: a loss (with the loser) or a draw (by tie check, repetition or agreement)."""
 
     # (No example here: this docstring is the description of the schemas of spec/; the module's shows the dump.)
 
-    model_config = ConfigDict(frozen=True)
+    # Whatever it is written into, an outcome leaves out a field it has not (a loser, a reason), never null;
+    # the schemas of what is sent say so: every other field is always there.
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     result: Literal["loss", "draw"]
     loser: Seat | None = Field(
-        default=None, description="The seat left holding cards, or the seat that resigned; only for a loss."
+        default=None,
+        exclude_if=_absent,
+        description="The seat left holding cards, or the seat that resigned; only for a loss.",
     )
     reason: Reason | None = Field(
         default=None,
+        exclude_if=_absent,
         description="Why the game was drawn (always given for a draw), or 'resigned' for a loss by resignation "
         "(absent for a loss by the tie check).",
     )
@@ -59,8 +68,3 @@ class Outcome(BaseModel):
     def draw(cls, reason: DrawReason, out_order: tuple[int, ...]) -> Outcome:
         """A draw by the tie check, by a position come round a third time, or by agreement (rules §3)."""
         return cls(result="draw", reason=reason, out_order=list(out_order))
-
-    @model_serializer(mode="wrap")
-    def _leave_out_unset(self, handler: Any) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        return {key: value for key, value in data.items() if value is not None}

@@ -18,7 +18,7 @@ PhaseName = Literal["trump_choice", "deal", "lead", "respond", "second", "finish
 class GameState(BaseModel):
     """The whole state, as ``trumps replay --json`` prints it (log format §L5)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     phase: PhaseName
     to_act: Seat | None = Field(description="The seat whose decision is awaited; null during the deal and at the end.")
@@ -37,7 +37,7 @@ class View(BaseModel):
     absent from a game started from a position.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     seat: Seat | None
     players: int

@@ -42,7 +42,7 @@ from rules.log import LogError, log_lines, read_log
 from rules.players import LEVELS, make_player
 from rules.players.solver import Solver
 from rules.server.bots import worker_started
-from rules.server.protocol import ErrorMessage, ProtocolError, loads_object
+from rules.server.protocol import HttpError, ProtocolError, loads_object
 from rules.server.store import StoreUnavailable
 from rules.server.tables import TABLE_EVENTS, TableConfig, event_part, possible_table_id
 
@@ -181,7 +181,7 @@ class _Busy(Exception):
 
 def _error(code: str, message: str, status: int, line: int | None = None) -> JSONResponse:
     # Through the protocol's model, so that every code sent is one of its ErrorCode (the schema lists them).
-    body = ErrorMessage(code=code, message=message, line=line).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+    body = HttpError(code=code, message=message, line=line).model_dump(mode="json")  # type: ignore[arg-type]
     return JSONResponse(body, status_code=status)
 
 

@@ -35,6 +35,7 @@ from rules.server.protocol import (
     DrawMessage,
     ErrorMessage,
     Hello,
+    HttpError,
     JoinTable,
     LeaveTable,
     Lobby,
@@ -200,7 +201,7 @@ class _RequestLog:
 
 def _error(code: str, message: str, status: int | None = None, refusal: dict[str, Any] | None = None) -> JSONResponse:
     metrics.ERRORS.labels(code).inc()
-    body = ErrorMessage(code=code, message=message, refusal=refusal).model_dump(mode="json", exclude_none=True)  # type: ignore[arg-type]
+    body = HttpError(code=code, message=message, refusal=refusal).model_dump(mode="json")  # type: ignore[arg-type]
     return JSONResponse(body, status_code=status or _STATUS.get(code, 400))
 
 
@@ -356,7 +357,7 @@ class _Session:
             event_no = self.table.event_no
         _refused(code, self.ws.path_params.get("table_id"), self.conn.seat, self.ws)
         error = ErrorMessage(code=code, message=message, event_no=event_no, refusal=refusal)  # type: ignore[arg-type]
-        self.conn.send(error.model_dump_json(exclude=None if refusal else {"refusal"}))
+        self.conn.send(error.model_dump_json())
 
     async def run(self) -> None:
         writer = asyncio.get_running_loop().create_task(self._write())

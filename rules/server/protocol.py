@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.json_schema import JsonSchemaMode
 from pydantic_core import PydanticCustomError
 
 from rules.events import (
@@ -51,7 +52,7 @@ from rules.events import (
     json_kind,
 )
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
-from rules.spec.schemas import portable
+from rules.spec.schemas import ACCEPTED, DIALECT, SENT, combined, outcome_schema
 from rules.state import Outcome, View
 
 PROTOCOL_VERSION = 1
@@ -59,7 +60,11 @@ PROTOCOL_VERSION = 1
 
 class _Message(BaseModel):
     # Strict like the log events: "1" is not a seat. Unknown extra fields are ignored.
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    # The schema of a message the server sends requires every field but one it leaves out (``exclude_if``): the
+    # server sends whole messages, nulls kept (see dump). Of one it accepts, a field with a default is optional.
+    model_config = ConfigDict(
+        strict=True, extra="ignore", frozen=True, json_schema_serialization_defaults_required=True
+    )
 
 
 # --- Pieces shared by several messages -----------------------------------------------------------
@@ -537,17 +542,48 @@ class RuleRefusal(_Message):
     message: str
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
+def _never_null(schema: dict[str, Any]) -> None:
+    (kind,) = [option for option in schema.pop("anyOf") if option != {"type": "null"}]
+    schema.pop("default", None)
+    schema.update({key: value for key, value in kind.items() if key not in schema})
+
+
+def _left_out(description: str, **constraints: Any) -> Any:
+    """A field sent only when it has a value: left out, never null (so not required, and never null in the schema)."""
+    return Field(
+        default=None, exclude_if=_absent, json_schema_extra=_never_null, description=description, **constraints
+    )
+
+
 class ErrorMessage(_Message):
     """Something the client sent was refused; nothing changed. ``message`` says why in plain words."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
-    event_no: int | None = Field(default=None, description="The table's current event number, when relevant.")
-    refusal: RuleRefusal | None = Field(default=None, description="For code `illegal`: the rule that refused it.")
-    line: int | None = Field(
-        default=None, ge=1, description="For code `bad_log`: the number of the log's first bad line, from 1."
+    event_no: int | None = Field(
+        default=None, description="The table's current event number; null before hello reached a table."
     )
+    refusal: RuleRefusal | None = _left_out("For code `illegal` only: the rule that refused it.")
+    line: int | None = Field(
+        default=None, ge=1, description="Always null here: `bad_log`, whose line it would be, is an HTTP error only."
+    )
+
+
+class HttpError(_Message):
+    """The body of an HTTP error (a 4xx or 5xx status): nothing changed. ``message`` says why in plain words.
+
+    A field that does not apply to the code is left out (never null)."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    refusal: RuleRefusal | None = _left_out("For code `illegal` only: the rule that refused it.")
+    line: int | None = _left_out("For code `bad_log` only: the number of the log's first bad line, from 1.", ge=1)
 
 
 class DrawOffered(_Message):
@@ -720,50 +756,53 @@ def loads_object(data: bytes, what: str = "the request body") -> dict[str, Any]:
     return value
 
 
-_SCHEMA_PARTS: dict[str, TypeAdapter[Any]] = {
-    "ClientMessage": CLIENT_ADAPTER,
-    "ServerMessage": SERVER_ADAPTER,
-    "CreateTable": TypeAdapter(CreateTable),
-    "TableCreated": TypeAdapter(TableCreated),
-    "JoinTable": TypeAdapter(JoinTable),
-    "Joined": TypeAdapter(Joined),
-    "LeaveTable": TypeAdapter(LeaveTable),
-    "Left": TypeAdapter(Left),
-    "RematchTable": TypeAdapter(RematchTable),
-    "Rematched": TypeAdapter(Rematched),
-    "Lobby": TypeAdapter(Lobby),
-    "TableInfo": TypeAdapter(TableInfo),
+_SCHEMA_PARTS: dict[str, tuple[TypeAdapter[Any], JsonSchemaMode]] = {
+    "ClientMessage": (CLIENT_ADAPTER, ACCEPTED),
+    "ServerMessage": (SERVER_ADAPTER, SENT),
+    "CreateTable": (TypeAdapter(CreateTable), ACCEPTED),
+    "TableCreated": (TypeAdapter(TableCreated), SENT),
+    "JoinTable": (TypeAdapter(JoinTable), ACCEPTED),
+    "Joined": (TypeAdapter(Joined), SENT),
+    "LeaveTable": (TypeAdapter(LeaveTable), ACCEPTED),
+    "Left": (TypeAdapter(Left), SENT),
+    "RematchTable": (TypeAdapter(RematchTable), ACCEPTED),
+    "Rematched": (TypeAdapter(Rematched), SENT),
+    "Lobby": (TypeAdapter(Lobby), SENT),
+    "TableInfo": (TypeAdapter(TableInfo), SENT),
+    "HttpError": (TypeAdapter(HttpError), SENT),
 }
+"""The parts of the schema: what the server accepts (a field with a default may be left out) and what it sends
+(every field it always sends is required, null or not)."""
 
 
 def protocol_schema() -> dict[str, Any]:
     """One JSON Schema (draft 2020-12) for every message of the protocol.
 
     The document validates any WebSocket message (client or server); the HTTP bodies are
-    under ``$defs`` (``CreateTable``, ``TableCreated``, ``JoinTable``, ``Joined``, ...).
+    under ``$defs`` (``CreateTable``, ``TableCreated``, ``JoinTable``, ``Joined``, ..., ``HttpError``).
+    A model the client sends and the server sends too, whose two schemas differ, is two definitions:
+    ``Take-Input`` in a ``move``, ``Take-Output`` in what the server sends (:func:`rules.spec.schemas.combined`).
 
     >>> schema = protocol_schema()
     >>> schema["$schema"], sorted(schema["$defs"])[:3]
     ('https://json-schema.org/draft/2020-12/schema', ['AgreeDraw', 'Beat', 'ChooseTrump'])
+    >>> schema["$defs"]["Take-Input"]["required"], schema["$defs"]["Take-Output"]["required"]
+    (['type', 'seat'], ['type', 'seat', 'count'])
     """
-    defs: dict[str, Any] = {}
-    for name, adapter in _SCHEMA_PARTS.items():
-        schema = adapter.json_schema(ref_template="#/$defs/{model}")
-        defs.update(schema.pop("$defs", {}))
-        defs[name] = schema
-    return portable(
-        {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": "https://your-trumps.example/spec/protocol.schema.json",
-            "title": "Svoi Kozyri online table protocol",
-            "description": f"Protocol version {PROTOCOL_VERSION}: WebSocket messages (client or server); "
-            "HTTP bodies under $defs. See docs/protocol.md.",
-            "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
-            "$defs": dict(sorted(defs.items())),
-        }
-    )
+    defs = combined(_SCHEMA_PARTS)
+    defs["Outcome"] = outcome_schema(defs["Outcome"])
+    return {
+        "$schema": DIALECT,
+        "$id": "https://your-trumps.example/spec/protocol.schema.json",
+        "title": "Svoi Kozyri online table protocol",
+        "description": f"Protocol version {PROTOCOL_VERSION}: WebSocket messages (client or server); "
+        "HTTP bodies under $defs. See docs/protocol.md.",
+        "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": dict(sorted(defs.items())),
+    }
 
 
 def dump(message: BaseModel) -> str:
-    """A server message as compact JSON text (optional fields that are null are kept: simpler clients)."""
+    """A server message as compact JSON text: every field, those that are null too (simpler clients), but one its
+    model leaves out when it has no value (``exclude_if``). So the schema's ``required`` lists what it holds."""
     return message.model_dump_json()

@@ -7,6 +7,11 @@ message (pydantic gives it a default because Python code never needs to write it
 the OpenAPI keyword ``discriminator``, which draft 2020-12 lacks and strict validators
 such as Ajv refuse, becomes ``if``/``then`` on ``type``.
 
+A schema of what a program reads (a log line, a client's message) is pydantic's
+validation schema, where a field with a default is optional (:data:`ACCEPTED`); one of
+what it writes (the state, the server's messages) is its serialization schema, where
+every field a dump always holds is required, null or not (:data:`SENT`).
+
 >>> import jsonschema
 >>> schema = log_schema()
 >>> jsonschema.Draft202012Validator(schema).is_valid({"type": "beat", "seat": 0, "card": "QD"})
@@ -17,9 +22,12 @@ False
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any, get_args
 
 from pydantic import TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode
 
 from rules.cards import CARD_PATTERN
 from rules.events import LogLine
@@ -83,9 +91,86 @@ def _untag(node: Any) -> Any:
     }
 
 
+ACCEPTED: JsonSchemaMode = "validation"
+"""The mode of a schema of what a program reads (a log line, a client's message): a field with a default may be
+left out, as the reader fills it in."""
+SENT: JsonSchemaMode = "serialization"
+"""The mode of a schema of what a program writes (the state ``trumps replay --json`` prints, the server's messages):
+with the models' ``json_schema_serialization_defaults_required``, every field is required, null or not, but one
+the model leaves out when it has no value (``exclude_if``), which a client must then test for."""
+
+REF = "#/$defs/"
+
+_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(-Input|-Output)?")
+"""A definition's name: a model's (pydantic's), with a suffix where one model is read and written differently."""
+
+
+class SchemaCollision(ValueError):
+    """Two definitions would share one name in a combined schema: one would silently stand for the other."""
+
+
+def combined(parts: Mapping[str, tuple[TypeAdapter[Any], JsonSchemaMode]]) -> dict[str, Any]:
+    """The ``$defs`` of several schemas in one document, made :func:`portable`, each part under its name.
+
+    The parts are generated together, each in its mode (:data:`ACCEPTED` or :data:`SENT`), so a model is
+    one definition under its own name wherever it is used, unless it is both read and written and its two
+    schemas differ (a field with a default, optional in one, required in the other): then it is two,
+    ``NAME-Input`` (as accepted) and ``NAME-Output`` (as sent), each referenced where it is meant. Two models
+    of one name, or a part named as a definition it is not, raise :class:`SchemaCollision`: nothing is merged
+    by name.
+    """
+    keys, shared = TypeAdapter.json_schemas(
+        [(name, mode, adapter) for name, (adapter, mode) in parts.items()], ref_template=REF + "{model}"
+    )
+    order = GenerateJsonSchema().sort  # keys in the order one schema alone has them (generating several skips it)
+    defs: dict[str, Any] = order(shared).get("$defs", {})
+    for (name, _), schema in keys.items():
+        schema = order(schema)
+        if schema == {"$ref": REF + name}:
+            continue  # a model: its definition is already under its name
+        if name in defs:
+            raise SchemaCollision(f"the part {name} is not the definition {name} of another part")
+        defs[name] = schema
+    for name in defs:
+        if not _NAME.fullmatch(name):
+            raise SchemaCollision(f"two different models share a name: {name!r} is pydantic's name for one")
+    return _one_of_twins(portable({"$defs": defs}))["$defs"]  # type: ignore[no-any-return]
+
+
+def _one_of_twins(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with ``X`` for ``X-Input`` and ``X-Output`` wherever the two are the same (once their own
+    references are: a model that only holds one that is read and written differently differs too)."""
+    defs = schema["$defs"]
+    while twins := [
+        name.removesuffix("-Input")
+        for name in defs
+        if name.endswith("-Input") and defs[name] == defs.get(name.removesuffix("-Input") + "-Output")
+    ]:
+        renamed: dict[str, str] = {}
+        for name in twins:
+            if name in defs:
+                raise SchemaCollision(f"{name} is a definition besides {name}-Input and {name}-Output")
+            defs[name] = defs.pop(name + "-Input")
+            del defs[name + "-Output"]
+            renamed |= {REF + name + "-Input": REF + name, REF + name + "-Output": REF + name}
+        schema = _references(schema, renamed)
+        defs = schema["$defs"]
+    return schema
+
+
+def _references(node: Any, renamed: Mapping[str, str]) -> Any:
+    if isinstance(node, list):
+        return [_references(item, renamed) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {
+        key: renamed.get(value, value) if key == "$ref" else _references(value, renamed) for key, value in node.items()
+    }
+
+
 def log_schema() -> dict[str, Any]:
     """The schema every line of a valid log satisfies: the header or one of the events."""
-    schema = portable(TypeAdapter(LogLine).json_schema())
+    schema = portable(TypeAdapter(LogLine).json_schema(mode=ACCEPTED))
     schema["$defs"]["Start"] = start_schema(schema["$defs"]["Start"])
     return {
         "$schema": DIALECT,
@@ -116,9 +201,10 @@ def start_schema(start: dict[str, Any]) -> dict[str, Any]:
 def state_schema() -> dict[str, Any]:
     """The schema of the state ``trumps replay --json`` prints (and of each line of a vector's states).
 
-    An outcome is exact: ``loser`` exactly in a loss, ``reason`` in a draw and in a loss by resignation, never null.
+    Of what is printed (:data:`SENT`): every field is required. An outcome is exact: ``loser`` exactly in a loss,
+    ``reason`` in a draw and in a loss by resignation, never null.
     """
-    schema = portable(GameState.model_json_schema(mode="validation"))
+    schema = portable(GameState.model_json_schema(mode=SENT))
     schema["$defs"]["Outcome"] = outcome_schema(schema["$defs"]["Outcome"])
     return {"$schema": DIALECT, **schema}
 

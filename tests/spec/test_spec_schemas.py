@@ -206,3 +206,62 @@ def test_no_description_of_a_schema_is_python(schema: Any) -> None:
     """A model's docstring is its description in spec/, read by implementers in any language: no doctest there."""
     for text in _descriptions(schema()):
         assert ">>>" not in text, text
+
+
+def test_the_state_schema_requires_exactly_what_replay_json_prints() -> None:
+    """Every field ``trumps replay --json`` always prints is required (null allowed where it may be null), and it
+    prints no field the schema does not list: a state of every vector, each line of its states as the command
+    prints it after that line (tests/spec/test_spec_vectors.py checks the last against the command itself)."""
+    from schema_shapes import Shapes
+    from typer.testing import CliRunner
+
+    from rules.cli import app
+
+    shapes = Shapes(json.loads((SPEC / "state.schema.json").read_text(encoding="utf-8")))
+    index = json.loads((VECTORS / "index.json").read_text(encoding="utf-8"))
+    for vector in index["vectors"]:
+        printed = CliRunner().invoke(app, ["replay", str(VECTORS / vector["log"]), "--json"])
+        assert printed.exit_code == 0, printed.output
+        shapes.read(json.loads(printed.stdout))
+        for line in (VECTORS / vector["states"]).read_text(encoding="utf-8").splitlines():
+            if line != "null":  # a blank line before the header (docs/conformance.md)
+                shapes.read(json.loads(line))
+    assert set(shapes.seen) == {"GameState", "Outcome"}
+    problems = shapes.problems()
+    assert not problems, "\n".join(problems)
+
+
+def _models_named(name: str, *fields: str) -> type[Any]:
+    from pydantic import ConfigDict, create_model
+
+    config = ConfigDict(json_schema_serialization_defaults_required=True)
+    return create_model(name, __config__=config, **{field: (int | None, None) for field in fields})
+
+
+def test_combined_schemas_split_a_model_read_and_written_differently_and_never_merge_by_name() -> None:
+    """A model accepted with a default optional and sent with it required is two definitions; one whose two
+    schemas are the same is one; two models of one name, or a part named as another definition, are an error."""
+    from pydantic import TypeAdapter, create_model
+
+    from rules.spec.schemas import ACCEPTED, SENT, SchemaCollision, combined
+
+    take, lead = _models_named("Take", "count"), _models_named("Lead")
+    sent = create_model("Sent", take=(take, ...), lead=(lead, ...))
+    defs = combined(
+        {
+            "Sent": (TypeAdapter(sent), SENT),
+            "Take": (TypeAdapter(take), ACCEPTED),
+            "Lead": (TypeAdapter(lead), ACCEPTED),
+        }
+    )
+    assert sorted(defs) == ["Lead", "Sent", "Take", "Take-Input", "Take-Output"]
+    assert defs["Sent"]["properties"]["take"] == {"$ref": "#/$defs/Take-Output"}
+    assert defs["Take"] == {"$ref": "#/$defs/Take-Input"}  # the part, by its name
+    assert (defs["Take-Input"].get("required"), defs["Take-Output"]["required"]) == (None, ["count"])
+
+    other = _models_named("Take", "seat")
+    both = create_model("Both", a=(take, ...), b=(other, ...))
+    with pytest.raises(SchemaCollision, match="two different models share a name"):
+        combined({"Both": (TypeAdapter(both), SENT)})
+    with pytest.raises(SchemaCollision, match="the part Take"):
+        combined({"Sent": (TypeAdapter(sent), SENT), "Take": (TypeAdapter(int), SENT)})
