@@ -327,7 +327,7 @@ class Hub:
             if table_id in self.tables:
                 return self.tables[table_id].info()
             if table_id in self._sleeping:
-                return self._sleeping[table_id]
+                return lapse_holds(self._sleeping[table_id])
             self._remember_sleeping(info)
         else:
             self._sleeping.move_to_end(table_id)
