@@ -62,6 +62,7 @@ _STATUS = {
     "not_found": 404,
     "table_full": 409,
     "seat_taken": 409,
+    "seat_held": 409,
     "match_over": 409,
     "match_not_over": 409,
     "too_many_tables": 429,

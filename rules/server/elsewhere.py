@@ -41,7 +41,7 @@ from typing import Any
 
 from rules.events import RuleOptions
 from rules.server.protocol import SeatInfo, TableInfo, stored_name, table_status
-from rules.server.tables import NEWS
+from rules.server.tables import NEWS, hold_lasts, lapse_holds
 
 ENTRIES = 20_000
 """Tables held elsewhere the lobby keeps entries for at most (the oldest are forgotten past it)."""
@@ -68,12 +68,14 @@ class Entry:
 
 
 def entry_of(table_id: str, config: dict[str, Any], created: float) -> Entry:
-    """A new table's entry: its seats as its configuration leaves them, nothing happened yet."""
+    """A new table's entry: its seats as its configuration leaves them (a rematch's kept for their players of the
+    match before, until the time stored with it), nothing happened yet."""
     computer = {int(seat): level for seat, level in config.get("computer", {}).items()}
+    holds = {int(seat): float(until) for seat, until in config.get("holds", {}).items()}
     seats = [
         SeatInfo(seat=seat, kind="computer", level=computer[seat])
         if seat in computer
-        else SeatInfo(seat=seat, kind="free")
+        else SeatInfo(seat=seat, kind="free", held_until=holds[seat] if hold_lasts(holds.get(seat)) else None)
         for seat in range(config["players"])
     ]
     info = TableInfo(
@@ -151,7 +153,9 @@ class Elsewhere:
 
     @staticmethod
     def info(entry: Entry) -> TableInfo:
-        """The entry's lobby line, with its latest event number."""
+        """The entry's lobby line, with its latest event number, without the holds whose time is up (each process
+        compares the time stored with the table with its clock: no notice tells of it)."""
         if entry.info.event_no != entry.event_no:
             entry.info = entry.info.model_copy(update={"event_no": entry.event_no})
+        entry.info = lapse_holds(entry.info)
         return entry.info

@@ -30,6 +30,7 @@ from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
+from rules.server import tables
 from rules.server.bots import Bots
 from rules.server.elsewhere import Elsewhere, Entry, entry_of
 from rules.server.limits import Settings
@@ -49,6 +50,7 @@ from rules.server.tables import (
     Refused,
     Table,
     TableConfig,
+    lapse_holds,
     new_token,
     possible_table_id,
     rematch_token,
@@ -325,11 +327,11 @@ class Hub:
             if table_id in self.tables:
                 return self.tables[table_id].info()
             if table_id in self._sleeping:
-                return self._sleeping[table_id]
+                return lapse_holds(self._sleeping[table_id])
             self._remember_sleeping(info)
         else:
             self._sleeping.move_to_end(table_id)
-        return info
+        return lapse_holds(info)
 
     def _remember_sleeping(self, info: TableInfo) -> None:
         if self.store.shared:
@@ -527,9 +529,7 @@ class Hub:
         config = TableConfig.of(request)
 
         async def write(table_id: str, created: float, limit: int) -> bool:
-            return await self.store.create_table(
-                table_id, config.model_dump(mode="json"), creator, limit, created=created
-            )
+            return await self.store.create_table(table_id, config.stored(), creator, limit, created=created)
 
         table_id = await self._make_table(config, creator, write, "join one instead")
         seat = token = None
@@ -545,24 +545,36 @@ class Hub:
 
     async def _join(self, table_id: str, request: JoinTable, token: str | None = None) -> Joined:
         """Take a seat with a new token, or with ``token`` (a rematch's, derived from the seat's token at the match
-        before): a seat that token holds already is taken again at no cost (asked twice)."""
+        before): a seat that token holds already is taken again at no cost (asked twice).
+
+        A seat a rematch's new table keeps for its player of the match before (:meth:`Table.held_until
+        <rules.server.tables.Table.held_until>`, decided on the table's committed events and the hold's end stored
+        with it, so alike on every process) is taken only with ``token``: the rematch of that player, whose seat
+        this is (the caller checked their token at the old table); anyone else is refused with ``seat_held``."""
         async with self.locked(table_id) as table:
             await table.refresh()
             if token is not None and request.seat is not None and table.seat_of_token(token) == request.seat:
                 return Joined(table_id=table_id, seat=request.seat, token=token)
             if table.match_over:
                 raise Refused("match_over", "this table's match is over")
+            now = tables.hold_clock()
             free = [seat for seat, state in enumerate(table.seats) if state.kind == "free"]
+            held = {seat: until for seat in free if (until := table.held_until(seat, now)) is not None}
             if request.seat is None:
-                if not free:
+                open_seats = [seat for seat in free if seat not in held]
+                if not open_seats:
+                    if held:
+                        raise Refused("seat_held", _held_message(held, now))
                     raise Refused("table_full", "every seat of this table is taken; you can watch as a spectator")
-                seat = free[0]
+                seat = open_seats[0]
             elif request.seat >= table.config.players:
                 raise Refused(
                     "bad_request", f"seat {request.seat} is not a seat of this {table.config.players}-player table"
                 )
             elif request.seat not in free:
                 raise Refused("seat_taken", f"seat {request.seat} is taken")
+            elif request.seat in held and token is None:
+                raise Refused("seat_held", _held_message({request.seat: held[request.seat]}, now))
             else:
                 seat = request.seat
             token = token or new_token()
@@ -571,16 +583,33 @@ class Hub:
         return Joined(table_id=table_id, seat=seat, token=token)
 
     async def leave(self, table_id: str, request: LeaveTable) -> Left:
-        return await _again_if_stale(lambda: self._leave(table_id, request))
+        left, rematch = await _again_if_stale(lambda: self._leave(table_id, request))
+        if rematch is not None:  # a player of a finished match gives their seat at its rematch up, if it is kept
+            try:
+                await _again_if_stale(lambda: self._give_hold_up(rematch, left.seat))
+            except (Refused, StoreError) as error:  # the seat was left here all the same: its hold lapses in time
+                log.error("table %s: the hold on seat %d could not be given up: %s", rematch, left.seat, error)
+        return left
 
-    async def _leave(self, table_id: str, request: LeaveTable) -> Left:
+    async def _leave(self, table_id: str, request: LeaveTable) -> tuple[Left, str | None]:
+        """The seat left, and the table of this one's rematch if its match is over and it has one."""
         async with self.locked(table_id, past_the_limit=True) as table:
             await table.refresh()
             seat = table.seat_of_token(request.token)
             if seat is None:
                 raise Refused("bad_token", "this token holds no seat at this table")
             await table.commit({"type": "seat_freed", "seat": seat}, by="player")  # which closes its sockets
-        return Left(table_id=table_id, seat=seat)
+            rematch = table.rematch if table.match_over else None
+        return Left(table_id=table_id, seat=seat), rematch
+
+    async def _give_hold_up(self, table_id: str, seat: int) -> None:
+        """End the hold on ``seat`` of the rematch's table ``table_id``, whose player left the match before: the seat
+        is freed (``seat_freed``, ``by: "player"``), open to anyone. Nothing if it is not kept (taken, or its time
+        up). Like a leave, done even when this process holds as many tables as it may."""
+        async with self.locked(table_id, past_the_limit=True) as table:
+            await table.refresh()
+            if table.held_until(seat) is not None:
+                await table.commit({"type": "seat_freed", "seat": seat}, by="player")
 
     async def rematch(self, table_id: str, request: RematchTable, creator: str) -> Rematched:
         """The same match again at a new table, once this one's is over, with the caller (a seat's token here) in
@@ -609,7 +638,12 @@ class Hub:
             if old.rematch is not None:
                 return seat, old.rematch, name, False
             # As the lobby makes a table: the dealer is the last seat, so seat 0 chooses a trump and leads first.
-            config = old.config.model_copy(update={"dealer": old.config.players - 1})
+            # The seats of the people still at this table are kept for them there (the caller's too, until the
+            # join below), for a while: until a time stored with the new table, so that every process decides alike.
+            hold = self.settings.rematch_hold_seconds
+            until = tables.hold_clock() + hold
+            holds = {n: until for n, state in enumerate(old.seats) if state.kind == "human"} if hold > 0 else {}
+            config = old.config.model_copy(update={"dealer": old.config.players - 1, "holds": holds})
 
             async def write(table_id: str, created: float, limit: int) -> bool:
                 return await old.commit_rematch(seat, table_id, config, creator, limit, created)
@@ -644,6 +678,17 @@ class Hub:
             self.tables[table_id] = self._new_table(table_id, config, created=created, creator=creator)
             self._elsewhere.forget(table_id)
         return table_id
+
+
+def _held_message(held: dict[int, float], now: float) -> str:
+    """The refusal of a join to the seats in ``held`` (seat -> when its hold ends), kept at ``now``."""
+    seats = ", ".join(str(seat) for seat in held)
+    seconds = max(1, round(max(held.values()) - now))
+    which = f"seat {seats} is" if len(held) == 1 else f"seats {seats} are"
+    return (
+        f"{which} kept for the players of the match before, who may ask for their rematch, for {seconds} more "
+        "seconds at most; you can watch as a spectator"
+    )
 
 
 _Answer = TypeVar("_Answer")

@@ -86,6 +86,9 @@ class Settings:
     release_seconds: float = 5.0
     """With a shared database: how long after its last request a table nobody here is connected to stays in this
     process's memory (the lobby keeps listing it; the next request reads it again)."""
+    rematch_hold_seconds: float = 120.0
+    """How long the seats of a rematch's new table stay kept for the players of the match before (only a player's
+    own rematch request takes their seat meanwhile; 0: not kept)."""
     pool_size: int = 10
     """PostgreSQL connections each process keeps for requests (it opens two more: one listening, one for leads)."""
     rules_url: str = ""

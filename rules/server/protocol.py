@@ -176,6 +176,12 @@ class SeatInfo(_Message):
         description="A free seat whose player left it (before the match, during it or after it is over), "
         "not a seat never taken.",
     )
+    held_until: float | None = Field(
+        default=None,
+        description="A free seat of a rematch's new table kept for its player of the match before: the Unix time "
+        "the hold ends, until which only that player's rematch request can take the seat (a join is refused with "
+        "seat_held); null: not kept.",
+    )
 
 
 class TableInfo(_Message):
@@ -521,6 +527,7 @@ ErrorCode = Literal[
     "table_full",
     "too_many_connections",
     "seat_taken",
+    "seat_held",
     "too_many_tables",
     "bad_request",
     "internal",

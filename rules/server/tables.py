@@ -114,6 +114,15 @@ class TableConfig(BaseModel):
     computer: dict[int, str] = Field(description="seat -> level")
     clock: float | None
     match_hands: int | None
+    holds: dict[int, float] = Field(
+        default_factory=dict,
+        description="seat -> the Unix time until which a rematch's new table keeps that free seat for its player of "
+        "the match before (see hold_lasts); none for a table made in the lobby",
+    )
+
+    def stored(self) -> dict[str, Any]:
+        """As the store keeps it (JSON): without ``holds`` when there are none, as before there were any."""
+        return self.model_dump(mode="json", exclude={"holds"} if not self.holds else None)
 
     @classmethod
     def of(cls, request: CreateTable) -> TableConfig:
@@ -180,6 +189,27 @@ def rematch_token(token: str, table_id: str) -> str:
     """
     digest = hashlib.sha256(f"trumps-rematch:{table_id}:{token}".encode()).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def hold_clock() -> float:
+    """The Unix time a seat's hold is compared with (the hold's end is stored with the table, so every process decides
+    alike); one function, so that a test can move it on."""
+    return time.time()
+
+
+def hold_lasts(until: float | None, now: float | None = None) -> bool:
+    """Whether a hold ending at ``until`` (a Unix time; ``None``: no hold) still keeps its seat at ``now``."""
+    return until is not None and (hold_clock() if now is None else now) < until
+
+
+def lapse_holds(info: TableInfo, now: float | None = None) -> TableInfo:
+    """``info`` (as it was made, maybe some time ago) without the holds that have ended since."""
+    now = hold_clock() if now is None else now
+    lapsed = {seat.seat for seat in info.seats if seat.held_until is not None and not hold_lasts(seat.held_until, now)}
+    if not lapsed:
+        return info
+    seats = [seat.model_copy(update={"held_until": None}) if seat.seat in lapsed else seat for seat in info.seats]
+    return info.model_copy(update={"seats": seats})
 
 
 @dataclass
@@ -330,6 +360,9 @@ class Table:
         """The seats that agree to end the current hand drawn (rules §3.4.2): in memory only, ended by any event."""
         self.rematch: str | None = None
         """Once the match is over and a player asked for a rematch: the new table's id (a ``rematch`` event)."""
+        self.holds: dict[int, float] = dict(config.holds)
+        """(A rematch's new table) the seats kept for the players of the match before, until when (Unix time): a seat
+        leaves it once it is taken or given up (its first ``seat_taken`` or ``seat_freed``), or once its time is up."""
 
     # --- what the table looks like ----------------------------------------------------------------
 
@@ -345,8 +378,15 @@ class Table:
     def connected_seats(self) -> frozenset[int]:
         return frozenset(conn.seat for conn in self.connections if conn.seat is not None and self.holds_seat(conn))
 
+    def held_until(self, seat: int, now: float | None = None) -> float | None:
+        """When the hold on ``seat`` ends, if the seat is free and kept for its player of the match before at ``now``
+        (see :attr:`holds`); else ``None``."""
+        until = self.holds.get(seat)
+        return until if self.seats[seat].kind == "free" and hold_lasts(until, now) else None
+
     def seat_infos(self) -> list[SeatInfo]:
         connected = self.connected_seats()
+        now = hold_clock()
         return [
             SeatInfo(
                 seat=seat,
@@ -355,6 +395,7 @@ class Table:
                 level=state.level,
                 connected=seat in connected,
                 left=state.left,
+                held_until=self.held_until(seat, now),
             )
             for seat, state in enumerate(self.seats)
         ]
@@ -486,11 +527,13 @@ class Table:
             seat = record["seat"]
             name = stored_name(record.get("name"))
             self.seats[seat] = SeatState("human", name=name, token_hash=record["token_hash"])
+            self.holds.pop(seat, None)
             self._end_credentials(seat, "someone else took this seat")
             public = SeatTaken(seat=seat, name=name)
         elif kind == "seat_freed":
             seat = record["seat"]
             self.seats[seat] = SeatState("free", left=True)
+            self.holds.pop(seat, None)
             self._end_credentials(seat, "you left this seat")
             public = SeatFreed(seat=seat)
         elif kind == "hand_started":
@@ -617,9 +660,7 @@ class Table:
         linked = (self.id, self.event_no + 1, stored)
         try:
             made = await asyncio.shield(
-                self._store.create_table(
-                    new_id, config.model_dump(mode="json"), creator, limit, created=created, with_event=linked
-                )
+                self._store.create_table(new_id, config.stored(), creator, limit, created=created, with_event=linked)
             )
         except StoreConflict:
             await self._lost_race()  # which refuses as stale
@@ -976,6 +1017,9 @@ __all__ = [
     "Table",
     "TableConfig",
     "event_part",
+    "hold_clock",
+    "hold_lasts",
+    "lapse_holds",
     "new_token",
     "possible_table_id",
     "rematch_token",

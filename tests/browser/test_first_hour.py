@@ -169,6 +169,20 @@ def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, br
     expect(bo.locator(".rematch")).to_have_text(words["outcome.join_rematch"])
     expect(bo.locator(".rematch-ready")).to_have_text(words["outcome.rematch_ready"])
     assert bo.evaluate("document.activeElement.classList.contains('rematch')"), "the focus left the dialog's button"
+    # Bo's seat there is kept for him: a stranger's lobby lists the table without a Join button, and its page offers
+    # no seat to take, saying until when it is kept.
+    stranger = browser.new_context(viewport=DESKTOP)
+    lobby = stranger.new_page()
+    lobby.on("pageerror", lambda error: errors.append(str(error)))
+    lobby.goto(server.url)
+    listed = lobby.locator(f'.table-item[data-table="{new_id}"]')
+    expect(listed).to_contain_text("seat kept for its player of the last match until ")
+    expect(listed.locator(".watch")).to_be_visible()
+    expect(listed.locator(".join")).to_have_count(0)
+    listed.locator(".watch").click()
+    expect(lobby.locator(".held-seat")).to_contain_text("Seat 1 is kept for its player of the last match until ")
+    expect(lobby.locator(".take-seat")).to_have_count(0)
+    stranger.close()
     bo.keyboard.press("Enter")
     bo.wait_for_function("(id) => new URLSearchParams(location.search).get('table') === id", arg=new_id)
     for seat, page in enumerate((ana, bo)):  # every seat is taken: the first hand starts, seat 0 chooses first

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import http.client
 import itertools
 import json
@@ -419,6 +420,24 @@ def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Ser
         c.stop()
 
 
+async def _finished_duel(a: Server, b: Server) -> tuple[str, list[str]]:
+    """A duel made on a whose one-hand match is over (seat 0 resigned), seat 0 played through a, seat 1 through b: its
+    id and the two seats' tokens."""
+    table_id = _create(a, join=False, match_hands=1)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+    seats = [Seat(f"{server.ws}/ws/tables/{table_id}", tokens[n], n) for n, server in enumerate((a, b))]
+    for seat in seats:
+        await seat.connect()
+    dealt = lambda seat: bool(seat.last and seat.last["view"] and seat.last["view"]["phase"] == "lead")  # noqa: E731
+    await play_until(seats, dealt)
+    await seats[0].send({"type": "resign", "last_seen": seats[0].event_no})
+    for seat in seats:
+        while not (seat.last and seat.last["score"]["match_over"]):
+            await seat.update()
+        await seat.close()
+    return table_id, tokens
+
+
 def test_both_players_ask_for_a_rematch_at_once_on_two_processes_and_one_table_is_made(
     pair: tuple[Server, Server],
 ) -> None:
@@ -469,6 +488,114 @@ def test_both_players_ask_for_a_rematch_at_once_on_two_processes_and_one_table_i
 
     for _ in range(5):
         asyncio.run(round_of(time.time()))
+
+
+def _seats_taken(server: Server, table_id: str) -> list[dict[str, Any]]:
+    """The seat_taken events committed at a table, read from the database."""
+    with psycopg.connect(str(server.db)) as conn:
+        rows = conn.execute(
+            "SELECT body FROM events WHERE table_id = %s AND body::json->>'type' = 'seat_taken' ORDER BY no",
+            (table_id,),
+        ).fetchall()
+    return [json.loads(body) for (body,) in rows]
+
+
+def _listed(server: Server, table_id: str) -> dict[str, Any] | None:
+    return next((table for table in server.get("/api/tables")[1]["tables"] if table["id"] == table_id), None)
+
+
+def test_a_seat_kept_for_a_rematch_is_refused_on_every_process_and_its_player_wins_the_race(
+    pair: tuple[Server, Server],
+) -> None:
+    """docs/protocol.md, *A rematch*: seat 0 asks through one process, which makes the new table; the process that
+    did not make it refuses a stranger seat 1 (seat_held, with or without a seat) and shows it held, in TableInfo and
+    in its lobby. Then the stranger's join and seat 1's own rematch race, each on a process (four rounds, every pair
+    of processes): exactly one seat_taken of seat 1 is committed, and it is the player's."""
+    a, b = pair
+
+    async def round_of(n: int) -> None:
+        maker, other = (a, b) if n % 2 == 0 else (b, a)
+        stranger, holder = other, (a, b)[(n // 2) % 2]
+        table_id, tokens = await _finished_duel(a, b)
+        status, made = maker.post(f"/api/tables/{table_id}/rematch", {"token": tokens[0]})
+        assert status == 200 and made["created"], made
+        new_id = made["table"]["id"]
+        if n == 0:
+            for body in ({"seat": 1}, {}):
+                status, refused = other.post(f"/api/tables/{new_id}/join", body)
+                assert (status, refused["code"]) == (409, "seat_held"), refused
+            assert len(_seats_taken(a, new_id)) == 1
+        status, info = other.get(f"/api/tables/{new_id}")
+        assert status == 200 and [seat["kind"] for seat in info["seats"]] == ["human", "free"], info
+        until = info["seats"][1]["held_until"]
+        assert until is not None and until > time.time() + 60, info  # the default hold: 2 minutes
+        if n == 0:
+            _until(lambda: _listed(other, new_id) is not None, "the other process lists the new table")
+            assert [seat["held_until"] for seat in _listed(other, new_id)["seats"]] == [None, until]  # type: ignore[index]
+        start = threading.Barrier(2)
+
+        def post(server: Server, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            start.wait()
+            return server.post(path, body)
+
+        (joined, asked) = await asyncio.gather(
+            asyncio.to_thread(post, stranger, f"/api/tables/{new_id}/join", {"seat": 1, "name": "Stranger"}),
+            asyncio.to_thread(post, holder, f"/api/tables/{table_id}/rematch", {"token": tokens[1]}),
+        )
+        assert asked[0] == 200 and asked[1]["seat"] == 1 and asked[1]["table"]["id"] == new_id, asked
+        assert joined[0] == 409 and joined[1]["code"] in ("seat_held", "seat_taken"), joined
+        taken = _seats_taken(a, new_id)
+        assert [record["seat"] for record in taken] == [0, 1], taken
+        assert taken[1]["token_hash"] == hashlib.sha256(asked[1]["token"].encode()).hexdigest()  # the player's
+        for server in (a, b):
+            status, info = server.get(f"/api/tables/{new_id}")
+            assert [(seat["kind"], seat["held_until"]) for seat in info["seats"]] == [("human", None)] * 2, info
+
+    for n in range(4):
+        asyncio.run(round_of(n))
+
+
+def test_a_player_leaving_the_finished_table_frees_their_kept_seat_for_every_process(
+    pair: tuple[Server, Server],
+) -> None:
+    """Seat 1 leaves the finished table through b after seat 0's rematch made the new table on a: the kept seat is
+    freed there (committed, so a's join takes it at once), and b's lobby shows it open."""
+    a, b = pair
+    table_id, tokens = asyncio.run(_finished_duel(a, b))
+    new_id = a.post(f"/api/tables/{table_id}/rematch", {"token": tokens[0]})[1]["table"]["id"]
+    assert b.post(f"/api/tables/{new_id}/join", {"seat": 1})[1]["code"] == "seat_held"
+    status, left = b.post(f"/api/tables/{table_id}/leave", {"token": tokens[1]})
+    assert status == 200 and left["seat"] == 1
+    status, joined = a.post(f"/api/tables/{new_id}/join", {"seat": 1, "name": "Newcomer"})
+    assert status == 200 and joined["seat"] == 1, joined
+    status, refused = b.post(f"/api/tables/{table_id}/rematch", {"token": tokens[1]})
+    assert (status, refused["code"]) == (403, "bad_token")
+
+
+def test_every_process_ends_a_hold_at_the_time_stored_with_the_table() -> None:
+    """With a hold of one second: once the time stored with the new table (made on a) has passed, b, which never held
+    the table, shows the seat open in TableInfo and its lobby and lets a stranger take it; the late player is then
+    refused seat_taken."""
+    database = fresh_database()
+    a, b = Server(database, **FAST, TRUMPS_REMATCH_HOLD_SECONDS="1"), Server(database, **FAST)
+    try:
+        a.start(), b.start()
+        table_id, tokens = asyncio.run(_finished_duel(a, b))
+        made = a.post(f"/api/tables/{table_id}/rematch", {"token": tokens[0]})[1]
+        new_id, until = made["table"]["id"], made["table"]["seats"][1]["held_until"]
+        assert until is not None and until <= time.time() + 1
+        while time.time() <= until + 0.05:  # a wait for the clock, not a limit on the server: nothing is asserted
+            time.sleep(0.05)
+        _until(lambda: _listed(b, new_id) is not None, "b lists the new table")
+        assert [seat["held_until"] for seat in _listed(b, new_id)["seats"]] == [None, None]  # type: ignore[index]
+        assert [seat["held_until"] for seat in b.get(f"/api/tables/{new_id}")[1]["seats"]] == [None, None]
+        status, joined = b.post(f"/api/tables/{new_id}/join", {"seat": 1})
+        assert status == 200 and joined["seat"] == 1, joined
+        status, refused = a.post(f"/api/tables/{table_id}/rematch", {"token": tokens[1]})
+        assert (status, refused["code"]) == (409, "seat_taken")
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
 
 
 def test_a_table_sleeps_only_once_no_process_serves_it_and_every_lobby_follows() -> None:

@@ -299,6 +299,7 @@ def test_a_seat_may_be_left_after_the_match_is_over_and_nothing_else_changes(ser
             "level": None,
             "connected": False,
             "left": True,
+            "held_until": None,
         }
         assert update["status"] == "finished"
         assert update["score"] == over["score"] and update["hand_end"] == over["hand_end"]

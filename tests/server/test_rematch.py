@@ -5,13 +5,16 @@ restart. The race of two processes on PostgreSQL is in test_cluster.py, the page
 from __future__ import annotations
 
 import sqlite3
+import time
 import warnings
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.exceptions import StarletteDeprecationWarning
 
+from rules.server import tables
 from rules.server.app import create_app
 from rules.server.limits import Settings
 
@@ -132,19 +135,125 @@ def test_refusals_change_nothing(tmp_path: Path) -> None:
         assert (refused.status_code, refused.json()["code"]) == (403, "bad_token")
 
 
-def test_a_seat_taken_by_a_stranger_is_refused_and_the_link_survives_a_restart(tmp_path: Path) -> None:
+def _later(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Move the clock the holds are compared with ``seconds`` on (only that clock: the tables' own go on as they do)."""
+    monkeypatch.setattr(tables, "hold_clock", lambda: time.time() + seconds)
+
+
+def _seats(info: dict[str, Any]) -> list[tuple[str, bool]]:
+    """Each seat's kind, and whether it is kept for its player of the match before."""
+    return [(seat["kind"], seat["held_until"] is not None) for seat in info["seats"]]
+
+
+def test_the_other_players_seat_is_kept_for_them_and_shown_held(tmp_path: Path) -> None:
+    """A stranger cannot take the seat kept for the player who has not asked yet, from the lobby or by its link, with
+    a seat or without one: seat_held (409), and nothing changes; the lobby and TableInfo show it held, until when.
+    The player then asks and sits there."""
+    db = tmp_path / "held.sqlite3"
+    with _client(db) as client, ExitStack() as sockets:
+        table_id, tokens, _ = _finished(client, sockets)
+        asked = time.time()
+        made = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
+        new_id = made["table"]["id"]
+        tables_before, events = _rows(db)
+        for body in ({"seat": 1}, {}, {"seat": None, "name": "Stranger"}):
+            refused = client.post(f"/api/tables/{new_id}/join", json=body)
+            assert (refused.status_code, refused.json()["code"]) == (409, "seat_held"), body
+            assert "kept for the players of the match before" in refused.json()["message"]
+        assert _rows(db) == (tables_before, events)
+        info = client.get(f"/api/tables/{new_id}").json()
+        listed = next(table for table in client.get("/api/tables").json()["tables"] if table["id"] == new_id)
+        for shown in (made["table"], info, listed):
+            assert _seats(shown) == [("human", False), ("free", True)] and shown["status"] == "waiting"
+            until = shown["seats"][1]["held_until"]
+            assert asked + 120 <= until <= time.time() + 120  # the default hold: 2 minutes from the rematch
+            assert not shown["seats"][1]["left"]
+        # Its player asks: the seat is theirs, the hold is over, the first hand starts.
+        second = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]})
+        assert second.status_code == 200 and second.json()["seat"] == 1
+        info = client.get(f"/api/tables/{new_id}").json()
+        assert _seats(info) == [("human", False), ("human", False)] and info["status"] == "playing"
+
+
+def test_a_hold_ends_after_its_time_and_survives_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hold's end is stored with the new table: after a restart the seat is still kept; once the clock passes it,
+    the seat reads open (held_until null) and a stranger may take it; the late player is then refused seat_taken."""
     db = tmp_path / "restart.sqlite3"
     with _client(db) as client, ExitStack() as sockets:
         table_id, tokens, _ = _finished(client, sockets)
         new_id = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()["table"]["id"]
-        # The new table waits in the lobby for seat 1; a stranger takes it first.
+    with _client(db) as client, ExitStack() as sockets:
+        assert client.get(f"/api/tables/{table_id}").json()["rematch"] == new_id
+        refused = client.post(f"/api/tables/{new_id}/join", json={"seat": 1})
+        assert (refused.status_code, refused.json()["code"]) == (409, "seat_held")
+        info = client.get(f"/api/tables/{new_id}").json()
+        assert _seats(info) == [("human", False), ("free", True)]
+        _later(monkeypatch, 119)
+        assert client.post(f"/api/tables/{new_id}/join", json={"seat": 1}).json()["code"] == "seat_held"
+        _later(monkeypatch, 121)
+        for info in (
+            client.get(f"/api/tables/{new_id}").json(),
+            next(table for table in client.get("/api/tables").json()["tables"] if table["id"] == new_id),
+        ):
+            assert _seats(info) == [("human", False), ("free", False)]
+        # The new table waits in the lobby for seat 1 like any other now; a stranger takes it first.
         assert client.post(f"/api/tables/{new_id}/join", json={"seat": 1}).status_code == 200
         refused = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]})
         assert (refused.status_code, refused.json()["code"]) == (409, "seat_taken")
-    with _client(db) as client, ExitStack() as sockets:
-        assert client.get(f"/api/tables/{table_id}").json()["rematch"] == new_id
         watcher = Player(client, sockets, table_id, tokens[1])
         assert watcher.last["resync"] and watcher.last["rematch"] == new_id
         # Asking again after the restart gives the same table and the same token.
         first = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
         assert (first["table"]["id"], first["seat"], first["created"]) == (new_id, 0, False)
+
+
+def test_a_player_who_leaves_the_finished_table_gives_their_kept_seat_up(tmp_path: Path) -> None:
+    """Leaving the old table is giving the rematch up: the seat kept at the new table is freed at once (a seat_freed
+    there, whose update its connections get), open to anyone; a seat already taken there is not touched. A player who
+    left before the rematch was made has no seat kept at all."""
+    db = tmp_path / "give-up.sqlite3"
+    with _client(db) as client, ExitStack() as sockets:
+        table_id, tokens, _ = _finished(client, sockets)
+        made = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
+        new_id = made["table"]["id"]
+        ana = Player(client, sockets, new_id, made["token"])
+        assert client.post(f"/api/tables/{table_id}/leave", json={"token": tokens[0]}).status_code == 200
+        assert client.post(f"/api/tables/{table_id}/leave", json={"token": tokens[1]}).status_code == 200
+        info = client.get(f"/api/tables/{new_id}").json()
+        assert info["seats"][1]["left"] and _seats(info) == [("human", False), ("free", False)]
+        update = ana.next("update")
+        assert update["event"] == {"type": "seat_freed", "seat": 1} and update["by"] == "player"
+        assert _seats(update) == [("human", False), ("free", False)]
+        joined = client.post(f"/api/tables/{new_id}/join", json={})
+        assert joined.status_code == 200 and joined.json()["seat"] == 1
+        # Bo leaves the next finished table before Ana asks: his seat there is open from the start.
+        table_id, tokens, _ = _finished(client, sockets)
+        assert client.post(f"/api/tables/{table_id}/leave", json={"token": tokens[1]}).status_code == 200
+        made = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
+        assert _seats(made["table"]) == [("human", False), ("free", False)]
+
+
+def test_computer_seats_come_back_as_computers_and_nothing_is_kept_with_a_hold_of_0(tmp_path: Path) -> None:
+    db = tmp_path / "computer.sqlite3"
+    with _client(db, rematch_hold_seconds=0) as client, ExitStack() as sockets:
+        table_id, tokens, _ = _finished(client, sockets)
+        made = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
+        assert _seats(made["table"]) == [("human", False), ("free", False)]
+        body = {"players": 2, "match_hands": 1, "computer": [{"seat": 1, "level": "easy"}]}
+        created = client.post("/api/tables", json=body).json()
+        table_id = created["table"]["id"]
+        player = Player(client, sockets, table_id, created["token"])
+        while True:  # to the first move of the play at which seat 0 is to act (nothing moves then but seat 0)
+            view = player.last["view"]
+            if view and view["to_act"] == 0:
+                if view["phase"] not in ("trump_choice", "deal"):
+                    break
+                player.send("move", event=view["legal_moves"][0])
+            player.next("update")
+        player.send("resign")
+        while not player.last["score"]["match_over"]:
+            player.next("update")
+    with _client(db) as client:
+        made = client.post(f"/api/tables/{table_id}/rematch", json={"token": created["token"]}).json()
+        assert _seats(made["table"]) == [("human", False), ("computer", False)]
+        assert made["table"]["seats"][1]["level"] == "easy" and made["table"]["status"] == "playing"

@@ -102,6 +102,11 @@ export function number(value) {
   return new Intl.NumberFormat(current).format(value);
 }
 
+/** A Unix time (seconds) as the language writes the time of day, hours and minutes ("14:32", "2:32 PM"). */
+export function clockTime(unixSeconds) {
+  return new Intl.DateTimeFormat(current, { hour: "numeric", minute: "2-digit" }).format(new Date(unixSeconds * 1000));
+}
+
 /**
  * Translate the static page: an element with data-i18n="key" gets the message as its
  * text; data-i18n-attr="aria-label:key;title:key" sets attributes.

@@ -2,9 +2,9 @@
 
 import { api, saveName, savedName, savedSeat, saveSeat } from "./api.js";
 import { makeCard } from "./cards.js";
-import { t } from "./i18n.js";
+import { clockTime, t } from "./i18n.js";
 import { h, showToast } from "./ui.js";
-import { errorText } from "./words.js";
+import { errorText, isHeld, openSeats } from "./words.js";
 
 // The computer's levels, as the server names them (rules.players.LEVELS); the page
 // shows each as t("level.<name>").
@@ -197,7 +197,9 @@ export class LobbyScreen {
       return seat.connected ? name : t("lobby.away", { name });
     };
     const level = (seat) => (seat.level ? t(`level.${seat.level}`) : "");
-    const freeSeat = (seat) => t(seat.left ? "lobby.free_seat_left" : "lobby.free_seat");
+    const freeSeat = (seat) => isHeld(seat)
+      ? t("lobby.held_seat", { time: clockTime(seat.held_until) })
+      : t(seat.left ? "lobby.free_seat_left" : "lobby.free_seat");
     const who = table.seats.map((seat) => seat.kind === "free" ? freeSeat(seat) : seat.kind === "computer" ? t("lobby.computer", { level: level(seat) }) : person(seat)).join(" · ");
     // A full table is "playing" at hand 0 for the moment before its first hand starts by itself: say hand 1.
     const status = table.status === "waiting" ? t("lobby.waiting", { count: free.length }) : t("lobby.hand", { n: Math.max(table.hand, 1) });
@@ -205,7 +207,7 @@ export class LobbyScreen {
     const actions = h("div", { class: "actions" });
     if (mine) {
       actions.append(h("a", { class: "btn small primary", href: `/?table=${encodeURIComponent(table.id)}`, "data-table": table.id }, t("lobby.back_to_seat")));
-    } else if (free.length) {
+    } else if (openSeats(table.seats).length) { // a seat kept for a rematch's player is no seat to join
       const underway = table.status === "playing";
       const join = h("button", { type: "button", class: "btn small primary join", "data-table": table.id }, t(underway ? "lobby.join_underway" : "lobby.join"));
       join.addEventListener("click", () => this.join(table.id, join));

@@ -8,9 +8,9 @@ import { cardLabel, cardName, makeCard, suitIcon, suitName, suitSymbol, SUITS } 
 import { TableConnection } from "./connection.js";
 import { dragCard, layoutFan, sortHand } from "./hand.js";
 import { capitalize, labelSpans, logLink, pileLabel, reviewLink, scoreTable, shareBox, suitColoured, trumpBadge } from "./parts.js";
-import { t } from "./i18n.js";
+import { clockTime, t } from "./i18n.js";
 import { h, setConnection, showToast } from "./ui.js";
-import { about, errorText, eventLine, lastMove, notificationLine, outcomeWords, placeWord, seatName } from "./words.js";
+import { about, errorText, eventLine, lastMove, notificationLine, isHeld, openSeats, outcomeWords, placeWord, seatName } from "./words.js";
 
 const HISTORY_LINES = 40;
 const PILE_SHOWN = 6;
@@ -52,6 +52,7 @@ export class TableScreen {
     this.awaySince = new Map();
     this.publishedHashes = new Map(); // hand number -> the seed_hash seen while that hand was played
     this.awayTimer = null;
+    this.holdTimer = null; // redraws the waiting dialog when the first seat kept for a rematch's player opens
     this.focusDropped = false; // the keyboard's control was redrawn away with nothing in its place (render)
     this.drawOffer = null; // the seats that agree to a draw of this hand (docs/protocol.md), until the next event
     this.rematching = null; // while a rematch is asked for: "make" (none was offered) or "join" (one was)
@@ -82,6 +83,7 @@ export class TableScreen {
     clearTimeout(this.pacer);
     clearTimeout(this.autoTakeTimer);
     clearTimeout(this.awayTimer);
+    clearTimeout(this.holdTimer);
     this.connection.close();
     setConnection("", "");
   }
@@ -695,15 +697,27 @@ export class TableScreen {
     const message = this.update;
     const seats = message.seats;
     const free = seats.filter((seat) => seat.kind === "free");
+    const open = openSeats(seats); // not those a rematch keeps for its players of the match before
     const dialog = h("div", { class: "dialog waiting-dialog" });
     dialog.append(h("h2", {}, t(free.length ? "wait.title" : "wait.starting")));
-    if (free.length) {
+    if (open.length) {
       dialog.append(
-        h("p", {}, t("wait.free", { count: free.length })),
+        h("p", {}, t("wait.free", { count: open.length })),
         shareBox(this.tableId),
       );
     }
-    if (this.mySeat === null && free.length) dialog.append(this.joinButtons(free));
+    const held = free.filter((seat) => isHeld(seat));
+    for (const seat of held) {
+      dialog.append(h("p", { class: "held-seat" }, t("wait.held", { n: seat.seat, time: clockTime(seat.held_until) })));
+    }
+    if (held.length && !this.holdTimer) {
+      const opens = Math.min(...held.map((seat) => seat.held_until * 1000));
+      this.holdTimer = setTimeout(() => {
+        this.holdTimer = null;
+        this.render();
+      }, opens - Date.now() + 50);
+    }
+    if (this.mySeat === null && open.length) dialog.append(this.joinButtons(open));
     return dialog;
   }
 
@@ -727,7 +741,7 @@ export class TableScreen {
     const me = this.mySeat;
     const area = h("div", { class: "me" });
     if (me === null) {
-      const free = message.seats.filter((seat) => seat.kind === "free");
+      const free = openSeats(message.seats);
       area.append(h("div", { class: "me-bar watching" }, h("span", {}, t("table.watching_table")), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
       return area;
     }
@@ -821,7 +835,7 @@ export class TableScreen {
     for (const entry of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(historyLine(entry))));
     aside.append(h("section", {}, h("h2", {}, t("side.history")), history));
     aside.append(h("section", {}, h("h2", {}, t("side.match")), scoreTable(message.score, message.seats, this.mySeat)));
-    const free = message.seats.some((seat) => seat.kind === "free");
+    const free = openSeats(message.seats).length > 0;
     aside.append(h("section", { class: "share" }, h("h2", {}, t(free ? "side.invite" : "side.watch_link")), shareBox(this.tableId)));
     if (message.hand_end) {
       aside.append(this.seedCheck(message.hand_end));

@@ -40,6 +40,20 @@ const WRONG_MOVE = { "2.3": "lead", "2.4": "respond", "2.5": "second" };
  * names as `{top}` and `{card}`), anything else by its error code. The server's English
  * sentence is never shown or parsed.
  */
+/**
+ * Whether a free seat is kept for its player of the match before, at a rematch's new table (`held_until`, a Unix
+ * time, docs/protocol.md: anyone else's join is refused with seat_held until then). The server leaves a hold out once
+ * it is over; this page's clock ends it on the page meanwhile (a clock a little ahead only earns a refusal).
+ */
+export function isHeld(seat, now = Date.now()) {
+  return seat.kind === "free" && seat.held_until != null && seat.held_until * 1000 > now;
+}
+
+/** The free seats anyone may take: not those kept for a rematch's players (isHeld). */
+export function openSeats(seats) {
+  return seats.filter((seat) => seat.kind === "free" && !isHeld(seat));
+}
+
 export function errorText(error) {
   const refusal = error?.refusal;
   if (refusal) {
