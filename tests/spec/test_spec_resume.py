@@ -113,11 +113,11 @@ def test_a_resumed_repetition_needs_only_the_moves_left() -> None:
         ({"seen": [{"hands": [["8S"], []], "pile": [], "to_act": 0, "phase": "lead", "count": 1}]}, "3-player"),
         (
             {"seen": [{"hands": [["8S"], ["8S"], []], "pile": [], "to_act": 0, "phase": "lead", "count": 1}]},
-            "more than once",
+            "seen.0: a card more than once",
         ),
         (
             {"seen": [{"hands": [["8S"], [], []], "pile": [], "to_act": 0, "phase": "lead", "count": 1}] * 2},
-            "listed twice",
+            "seen.1: the same position as an earlier one",
         ),
     ],
 )
