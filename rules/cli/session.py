@@ -139,6 +139,10 @@ HAND_SEED_STEP = 1000
 """With ``--seed S``, hand ``n`` of a match is dealt from seed ``S + 1000·(n-1)``: reproducible, and every hand new."""
 
 
+MAX_DIGITS = 9
+"""The most digits of a card number read as a number; a longer one is out of range, and named cut short."""
+
+
 class InputError(ValueError):
     """What the player typed cannot be understood; the message says why, in one line."""
 
@@ -154,15 +158,17 @@ def parse_card(text: str, hand: list[str]) -> str:
     rules.cli.session.InputError: no such card 'KX': a card is a rank 6-9, 10/T, J, Q, K, A and a suit ...
     """
     raw = text.strip()
-    if raw.isdigit():
-        number = int(raw)
-        if 1 <= number <= len(hand):
+    if raw.isdecimal():  # what int() reads (7, in any script's digits), not ² or ⑶, which isdigit() takes too
+        digits = raw.lstrip("0") or "0"
+        number = int(digits) if len(digits) <= MAX_DIGITS else None  # int() refuses thousands of digits
+        if number is not None and 1 <= number <= len(hand):
             return hand[number - 1]
+        shown = digits[:MAX_DIGITS] + "…" if number is None else str(number)
         if not hand:
-            raise InputError(_("there is no card number {number}: your hand is empty").format(number=number))
+            raise InputError(_("there is no card number {number}: your hand is empty").format(number=shown))
         raise InputError(
             _("there is no card number {number}: your cards are numbered 1 to {count}").format(
-                number=number, count=len(hand)
+                number=shown, count=len(hand)
             )
         )
     raw_suit = _suit_word_at_end(raw)
@@ -910,7 +916,7 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
                 return None
         console.print(prompt, end="")
         console.file.flush()
-        line = sys.stdin.readline()
+        line = sys.stdin.readline() if sys.stdin is not None else ""  # a closed standard input has ended
         if not line:
             console.print()
             return None
@@ -946,8 +952,9 @@ def start(settings: Settings) -> None:
     if error is not None:
         typer.echo(error, err=True)
         raise typer.Exit(2)
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    interactive = sys.stdin is not None and sys.stdout is not None and sys.stdin.isatty() and sys.stdout.isatty()
     _print_what_can_be_printed()
+    _read_what_can_be_read()
     console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
     rules = RuleSet(
         players=players, dealer=settings.dealer, pass_sixes=settings.pass_sixes, must_beat=settings.must_beat
@@ -1045,8 +1052,18 @@ class LogFile:
         self._written = events
 
 
+def _read_what_can_be_read() -> None:
+    """A byte typed that the input's encoding cannot decode (a key of a Latin-1 keyboard on a UTF-8 terminal) is
+    read as ``�``, which the game refuses as it refuses any typo. Python reads standard input strictly in a
+    UTF-8 locale such as ``cs_CZ.UTF-8``, and ``input()`` would raise."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+
+
 def _print_what_can_be_printed() -> None:
     """On an output that cannot encode suit symbols (``PYTHONIOENCODING=ascii``), print ``?`` rather than fail."""
+    if sys.stdout is None:  # closed: rich prints nowhere
+        return
     try:
         "♠♥♦♣—╭".encode(sys.stdout.encoding or "utf-8")
     except (UnicodeEncodeError, LookupError):

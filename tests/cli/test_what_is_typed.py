@@ -1,0 +1,51 @@
+"""``trumps play`` and whatever a player types, or cannot type: bytes that are not UTF-8, digits that are not
+numbers, a number of thousands of digits, a standard input that is closed. Each is refused like a typo, or ends the
+game like Ctrl-D; none is a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rules.cli.session import InputError, parse_card
+
+PLAY = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--level", "easy", "--no-save"]
+
+
+def test_a_byte_that_is_not_utf8_is_refused_like_a_typo() -> None:
+    """In a UTF-8 locale (``cs_CZ.UTF-8``) Python reads standard input strictly, as ``utf-8:strict`` asks here."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict", COLUMNS="100")
+    done = subprocess.run(
+        [*PLAY, "--seed", "1"], input=b"\xff\xfe\nq\n", capture_output=True, env=env, timeout=60, check=False
+    )
+    assert "Traceback" not in done.stderr.decode(errors="replace"), done.stderr.decode(errors="replace")
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert "no such suit '\ufffd\ufffd'" in done.stdout.decode(), done.stdout.decode()
+    assert "You stopped the game." in done.stdout.decode()
+
+
+def test_a_closed_standard_input_ends_the_game_like_ctrl_d() -> None:
+    closed = subprocess.run(
+        ["/bin/sh", "-c", '"$0" "$@" <&-', *PLAY], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (closed.returncode, closed.stderr) == (0, "")
+    assert "End of input (Ctrl-D): the game stops here." in closed.stdout
+
+
+@pytest.mark.parametrize("typed", ["²", "⑶", "7²"])
+def test_a_digit_that_is_not_a_number_is_no_card(typed: str) -> None:
+    with pytest.raises(InputError, match=f"no such card '{typed}'"):
+        parse_card(typed, ["6S", "7S", "8S"])
+
+
+def test_digits_of_any_script_are_a_card_number() -> None:
+    assert parse_card("٣", ["6S", "7S", "8S"]) == parse_card("３", ["6S", "7S", "8S"]) == "8S"
+
+
+def test_a_number_of_thousands_of_digits_is_out_of_range_and_named_short() -> None:
+    with pytest.raises(InputError) as refused:
+        parse_card("1" * 5000, ["6S", "7S", "8S"])
+    assert str(refused.value) == "there is no card number 111111111…: your cards are numbered 1 to 3"
