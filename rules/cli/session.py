@@ -480,7 +480,7 @@ class Session:
                 elif command == "quit":
                     raise Quit from None
                 elif command == "help":
-                    self.say(help_text())
+                    self.say(terminal.reflow(help_text(), self.console.width))
                 elif command == "hint":
                     self.say(self._hint())
                 elif command == "cards":
