@@ -1,6 +1,6 @@
 """``trumps play`` and whatever a player types, or cannot type: bytes that are not UTF-8, digits that are not
 numbers, a number of thousands of digits, a standard input that is closed. Each is refused like a typo, or ends the
-game like Ctrl-D; none is a traceback."""
+game like Ctrl-D; none is a traceback. And the words of each language the help names."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from rules.cli.session import InputError, parse_card
+from rules.cli.session import InputError, _typed_commands, help_text, parse_card
+from rules.locale import LANGUAGES, pgettext, use_language
 
 PLAY = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--level", "easy", "--no-save"]
 
@@ -49,3 +50,23 @@ def test_a_number_of_thousands_of_digits_is_out_of_range_and_named_short() -> No
     with pytest.raises(InputError) as refused:
         parse_card("1" * 5000, ["6S", "7S", "8S"])
     assert str(refused.value) == "there is no card number 111111111…: your cards are numbered 1 to 3"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_the_help_names_the_languages_own_word_for_every_command(lang: str) -> None:
+    """As it does for taking and the opponent's cards (``t, ia``, ``k, cărți``): ``h, sfat``, not ``h, hint``."""
+    use_language(lang)
+    try:
+        text, typed = help_text(), _typed_commands()
+        for key, command, context in (
+            ("u", "undo", "to take back a move"),
+            ("h", "hint", "for a hint"),
+            ("q", "quit", "to stop the game"),
+            ("?", "help", "for help"),
+        ):
+            word = pgettext(f"words typed {context}, separated by spaces", command).split()[0]
+            assert word != command and typed[word] == command
+            assert f"\n  {key}, {word} " in text, (key, word)
+            assert f"\n  {key}, {command} " not in text
+    finally:
+        use_language("en")
