@@ -884,8 +884,22 @@ def _play_hand(session: Session, match: Match) -> bool:
         match.take_back()
 
 
-def _default_log_path() -> Path:
-    return Path(f"trumps-{datetime.datetime.now():%Y%m%d-%H%M%S}.jsonl")
+def _default_log_path(now: datetime.datetime | None = None) -> Path:
+    """``trumps-DATE-TIME.jsonl`` here, made at once so that no other game takes it: a game started in the same
+    second (a script plays a game through a pipe in less) gets ``trumps-DATE-TIME-2.jsonl``, and so on, instead of
+    writing over the other's log."""
+    stem = f"trumps-{now or datetime.datetime.now():%Y%m%d-%H%M%S}"
+    count = 1
+    while True:
+        path = Path(f"{stem}.jsonl" if count == 1 else f"{stem}-{count}.jsonl")
+        try:
+            path.open("x").close()
+        except FileExistsError:
+            count += 1
+            continue
+        except OSError:
+            pass  # a folder that cannot be written: the log says why, before the hand
+        return path
 
 
 _COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")

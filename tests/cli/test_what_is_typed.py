@@ -1,16 +1,19 @@
 """``trumps play`` and whatever a player types, or cannot type: bytes that are not UTF-8, digits that are not
 numbers, a number of thousands of digits, a standard input that is closed. Each is refused like a typo, or ends the
-game like Ctrl-D; none is a traceback. And the words of each language the help names."""
+game like Ctrl-D; none is a traceback. And the words of each language the help names, and a log of its own for
+every game."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from rules.cli.session import InputError, _typed_commands, help_text, parse_card
+from rules.cli.session import InputError, _default_log_path, _typed_commands, help_text, parse_card
 from rules.locale import LANGUAGES, pgettext, use_language
 
 PLAY = [sys.executable, "-c", "from rules.cli import main; main()", "play", "--level", "easy", "--no-save"]
@@ -70,3 +73,16 @@ def test_the_help_names_the_languages_own_word_for_every_command(lang: str) -> N
             assert f"\n  {key}, {command} " not in text
     finally:
         use_language("en")
+
+
+def test_games_started_in_the_same_second_do_not_share_a_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = tmp_path / "trumps-20250101-120000.jsonl"
+    first.write_text("a finished game\n")
+    now = datetime.datetime(2025, 1, 1, 12, 0, 0)
+    assert [_default_log_path(now), _default_log_path(now)] == [
+        Path("trumps-20250101-120000-2.jsonl"),
+        Path("trumps-20250101-120000-3.jsonl"),
+    ]
+    assert first.read_text() == "a finished game\n"
+    assert _default_log_path(now.replace(second=1)) == Path("trumps-20250101-120001.jsonl")
