@@ -969,7 +969,12 @@ def start(settings: Settings) -> None:
     interactive = sys.stdin is not None and sys.stdout is not None and sys.stdin.isatty() and sys.stdout.isatty()
     _print_what_can_be_printed()
     _read_what_can_be_read()
-    console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
+    # No markup: what is printed is text (a line typed, a path given), never rich's tags, which "[/]" would break.
+    console = (
+        Console(highlight=False, markup=False)
+        if interactive
+        else Console(no_color=True, highlight=False, markup=False, width=100)
+    )
     rules = RuleSet(
         players=players, dealer=settings.dealer, pass_sixes=settings.pass_sixes, must_beat=settings.must_beat
     )

@@ -86,3 +86,21 @@ def test_games_started_in_the_same_second_do_not_share_a_log(tmp_path: Path, mon
     ]
     assert first.read_text() == "a finished game\n"
     assert _default_log_path(now.replace(second=1)) == Path("trumps-20250101-120001.jsonl")
+
+
+def test_what_looks_like_rich_markup_is_printed_as_typed(tmp_path: Path) -> None:
+    """A line typed, echoed through a pipe, and a path given are text: ``[/]`` once ended the game in a MarkupError."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="100")
+    log = tmp_path / "[b]game.jsonl"
+    done = subprocess.run(
+        [*PLAY[:-1], "--save", str(log)],
+        input="[/]\n[red]x\nq\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert "> [/]\nno such suit '[/]'" in done.stdout and "> [red]x\nno such suit '[red]x'" in done.stdout
+    assert f"Log saved to '{log}'" in done.stdout and log.exists()
