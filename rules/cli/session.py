@@ -139,6 +139,10 @@ HAND_SEED_STEP = 1000
 """With ``--seed S``, hand ``n`` of a match is dealt from seed ``S + 1000·(n-1)``: reproducible, and every hand new."""
 
 
+MAX_DIGITS = 9
+"""The most digits of a card number read as a number; a longer one is out of range, and named cut short."""
+
+
 class InputError(ValueError):
     """What the player typed cannot be understood; the message says why, in one line."""
 
@@ -154,15 +158,17 @@ def parse_card(text: str, hand: list[str]) -> str:
     rules.cli.session.InputError: no such card 'KX': a card is a rank 6-9, 10/T, J, Q, K, A and a suit ...
     """
     raw = text.strip()
-    if raw.isdigit():
-        number = int(raw)
-        if 1 <= number <= len(hand):
+    if raw.isdecimal():  # what int() reads (7, in any script's digits), not ² or ⑶, which isdigit() takes too
+        digits = raw.lstrip("0") or "0"
+        number = int(digits) if len(digits) <= MAX_DIGITS else None  # int() refuses thousands of digits
+        if number is not None and 1 <= number <= len(hand):
             return hand[number - 1]
+        shown = digits[:MAX_DIGITS] + "…" if number is None else str(number)
         if not hand:
-            raise InputError(_("there is no card number {number}: your hand is empty").format(number=number))
+            raise InputError(_("there is no card number {number}: your hand is empty").format(number=shown))
         raise InputError(
             _("there is no card number {number}: your cards are numbered 1 to {count}").format(
-                number=number, count=len(hand)
+                number=shown, count=len(hand)
             )
         )
     raw_suit = _suit_word_at_end(raw)
@@ -474,7 +480,7 @@ class Session:
                 elif command == "quit":
                     raise Quit from None
                 elif command == "help":
-                    self.say(help_text())
+                    self.say(terminal.reflow(help_text(), self.console.width))
                 elif command == "hint":
                     self.say(self._hint())
                 elif command == "cards":
@@ -878,8 +884,22 @@ def _play_hand(session: Session, match: Match) -> bool:
         match.take_back()
 
 
-def _default_log_path() -> Path:
-    return Path(f"trumps-{datetime.datetime.now():%Y%m%d-%H%M%S}.jsonl")
+def _default_log_path(now: datetime.datetime | None = None) -> Path:
+    """``trumps-DATE-TIME.jsonl`` here, made at once so that no other game takes it: a game started in the same
+    second (a script plays a game through a pipe in less) gets ``trumps-DATE-TIME-2.jsonl``, and so on, instead of
+    writing over the other's log."""
+    stem = f"trumps-{now or datetime.datetime.now():%Y%m%d-%H%M%S}"
+    count = 1
+    while True:
+        path = Path(f"{stem}.jsonl" if count == 1 else f"{stem}-{count}.jsonl")
+        try:
+            path.open("x").close()
+        except FileExistsError:
+            count += 1
+            continue
+        except OSError:
+            pass  # a folder that cannot be written: the log says why, before the hand
+        return path
 
 
 _COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")
@@ -910,7 +930,7 @@ def _reader(console: Console, interactive: bool) -> Callable[[str], str | None]:
                 return None
         console.print(prompt, end="")
         console.file.flush()
-        line = sys.stdin.readline()
+        line = sys.stdin.readline() if sys.stdin is not None else ""  # a closed standard input has ended
         if not line:
             console.print()
             return None
@@ -946,9 +966,15 @@ def start(settings: Settings) -> None:
     if error is not None:
         typer.echo(error, err=True)
         raise typer.Exit(2)
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    interactive = sys.stdin is not None and sys.stdout is not None and sys.stdin.isatty() and sys.stdout.isatty()
     _print_what_can_be_printed()
-    console = Console(highlight=False) if interactive else Console(no_color=True, highlight=False, width=100)
+    _read_what_can_be_read()
+    # No markup: what is printed is text (a line typed, a path given), never rich's tags, which "[/]" would break.
+    console = (
+        Console(highlight=False, markup=False)
+        if interactive
+        else Console(no_color=True, highlight=False, markup=False, width=100)
+    )
     rules = RuleSet(
         players=players, dealer=settings.dealer, pass_sixes=settings.pass_sixes, must_beat=settings.must_beat
     )
@@ -1045,8 +1071,18 @@ class LogFile:
         self._written = events
 
 
+def _read_what_can_be_read() -> None:
+    """A byte typed that the input's encoding cannot decode (a key of a Latin-1 keyboard on a UTF-8 terminal) is
+    read as ``�``, which the game refuses as it refuses any typo. Python reads standard input strictly in a
+    UTF-8 locale such as ``cs_CZ.UTF-8``, and ``input()`` would raise."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
+
+
 def _print_what_can_be_printed() -> None:
     """On an output that cannot encode suit symbols (``PYTHONIOENCODING=ascii``), print ``?`` rather than fail."""
+    if sys.stdout is None:  # closed: rich prints nowhere
+        return
     try:
         "♠♥♦♣—╭".encode(sys.stdout.encoding or "utf-8")
     except (UnicodeEncodeError, LookupError):

@@ -16,6 +16,7 @@ since most languages conjugate the verb for it.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -132,6 +133,75 @@ def cards_text(codes: Sequence[str]) -> Text:
 def label(code: str) -> str:
     """The plain label of a card, e.g. ``10♠``."""
     return Card.parse(code).label
+
+
+_ENTRY = re.compile(r"( {1,4})(\S(?:.*?\S)?)( {2,})(\S.*)")
+"""A line of a list of commands: a small indent, the key (its words one space apart), two spaces or more, and what it
+does."""
+
+NARROWEST_COLUMN = 24
+"""The fewest columns a description is wrapped to beside its key; with fewer, it goes under the key."""
+
+
+def reflow(text: str, width: int) -> str:
+    """``text`` (the ``?`` help: headings, lists of commands, paragraphs, as the catalog lays them out) wrapped to
+    ``width`` columns, every line of a command's description under the first, and of a paragraph under its first,
+    where the terminal itself would start them at the left edge. The translators' lines stay as written when they fit.
+
+    >>> help = "Keys:\\n  q, quit   stop the game now; the game so far\\n            is saved"
+    >>> help += "\\nA paragraph that goes on past"
+    >>> print(reflow(help + "\\nthe edge of a narrow terminal.", 36))
+    Keys:
+      q, quit   stop the game now; the
+                game so far is saved
+    A paragraph that goes on past the
+    edge of a narrow terminal.
+
+    Too narrow for a description beside its key (:data:`NARROWEST_COLUMN`), it goes under it:
+
+    >>> print(reflow(help, 22))
+    Keys:
+      q, quit
+          stop the game
+          now; the game so
+          far is saved
+    A paragraph that goes
+    on past
+    """
+    lines = text.split("\n")
+    if all(len(line) <= width for line in lines):
+        return text
+    blocks: list[tuple[str, int, list[str]]] = []  # each block's first-line prefix, its hanging indent, its text
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        entry = _ENTRY.fullmatch(line)
+        last = blocks[-1] if blocks else None
+        heading = last is not None and bool(last[2]) and last[2][-1].endswith(":")
+        if last is not None and last[2] and line.strip() and indent == last[1] and entry is None and not heading:
+            last[2].append(line.strip())  # the same description or paragraph goes on
+            continue
+        if entry is not None:
+            prefix = entry[1] + entry[2] + entry[3]
+            blocks.append((prefix, len(prefix), [entry[4]]))
+        else:
+            blocks.append((" " * indent, indent, [line.strip()] if line.strip() else []))
+    wrapped: list[str] = []
+    for prefix, hang, words in blocks:
+        if not words:
+            wrapped.append("")
+            continue
+        if width - hang < NARROWEST_COLUMN and prefix.strip():  # too narrow beside the key: under it
+            key_indent = len(prefix) - len(prefix.lstrip(" "))
+            wrapped.append(prefix.rstrip())
+            prefix, hang = " " * (key_indent + 4), key_indent + 4
+        wrapped += textwrap.wrap(
+            " ".join(words),
+            width=max(width, hang + 1),
+            initial_indent=prefix,
+            subsequent_indent=" " * hang,
+            break_on_hyphens=False,
+        )
+    return "\n".join(wrapped)
 
 
 # --- What happened -----------------------------------------------------------------------------

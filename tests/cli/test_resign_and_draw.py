@@ -9,11 +9,13 @@ import io
 import pytest
 from rich.console import Console
 
-from rules.cli.session import Quit, Session
+from rules.cli.session import Quit, Session, help_text
 from rules.events import Position
 from rules.game import Game
 from rules.locale import LANGUAGES, _, pgettext, use_language
 from rules.players import make_player
+
+RESIGN = "words typed to resign the hand, separated by spaces"
 
 # You (seat 0) lead and hold more cards than the computer: it would not agree to a draw.
 AHEAD_OF_YOU = Position(trumps=["S", "H"], hands=[["AS", "7D", "8C"], ["KH"]], pile=[], to_act=0, phase="lead")
@@ -71,3 +73,26 @@ def test_the_words_and_answers_are_the_languages_own(lang: str) -> None:
         assert _("Draw by agreement.") in screen and "Draw by agreement" not in screen
     finally:
         use_language("en")
+
+
+HAND_OF_A_MATCH = {"ro": ("rund",), "fi": ("jako", "jaon"), "cs": ("parti",), "ky": ("парти",), "ru": ("парти",)}
+"""The stems of each language's word for a hand of a match (docs/translations.md): Romanian's is *rundă*, since
+*mână* is also the cards held; Kyrgyz's *партия*, not *оюн*, the game."""
+
+
+@pytest.mark.parametrize("lang", sorted(HAND_OF_A_MATCH))
+def test_resigning_names_the_hand_with_the_languages_word_for_it(lang: str) -> None:
+    use_language(lang)
+    try:
+        said = [
+            _("Resign this hand? You lose it. (y/n)> "),
+            _("You resigned: you lose this hand."),
+            next(
+                line
+                for line in help_text().split("\n")
+                if line.startswith("  " + pgettext(RESIGN, "resign").split()[0])
+            ),
+        ]
+    finally:
+        use_language("en")
+    assert all(any(stem in sentence.lower() for stem in HAND_OF_A_MATCH[lang]) for sentence in said), said
