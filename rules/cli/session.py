@@ -842,7 +842,9 @@ def play_match(
             break
     if match.results and match.hands != 1:
         console.rule(_("Match over") if match.over else _("Match stopped"))
-        for line in terminal.match_summary(match.hands_lost, match.draws, names):
+        # An open-ended match ends when the player stops it; one of a fixed number of hands only at its last
+        decided = match.over or match.hands is None
+        for line in terminal.match_summary(match.hands_lost, match.draws, names, decided):
             console.print(line, highlight=False)
     return played
 

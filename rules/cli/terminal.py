@@ -662,13 +662,16 @@ def score_text(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -> T
     return Text(score, style="bold")
 
 
-def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -> list[Text]:
-    """The end of a match: hands lost per seat, and who lost the fewest.
+def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str], decided: bool = True) -> list[Text]:
+    """The end of a match: hands lost per seat, and who lost the fewest (unless the match is not ``decided``: a
+    match of a fixed number of hands stopped before its last, which nobody has won).
 
     >>> [line.plain for line in match_summary([1, 3], 1, ["You", "North"])]
     ['You lost 1 hand.', 'North lost 3 hands.', 'Draws: 1.', 'You lost the fewest hands: the match is yours!']
     >>> match_summary([1, 0, 0, 0], 0, ["You", "West", "North", "East"])[-1].plain
     'West, North and East share the fewest hands lost.'
+    >>> [line.plain for line in match_summary([1, 3], 0, ["You", "North"], decided=False)]
+    ['You lost 1 hand.', 'North lost 3 hands.']
     """
     lines = []
     for seat in _you_first(names):
@@ -680,6 +683,8 @@ def match_summary(hands_lost: Sequence[int], draws: int, names: Sequence[str]) -
         lines.append(Text(line.format(name=names[seat], count=lost)))
     if draws:
         lines.append(Text(_("Draws: {count}.").format(count=draws)))
+    if not decided:
+        return lines
     fewest = min(hands_lost)
     best = [names[seat] for seat in _you_first(names) if hands_lost[seat] == fewest]
     if len(best) == len(names):

@@ -355,3 +355,14 @@ def test_hand_logs_are_numbered_after_the_first() -> None:
         "d/game-hand2.jsonl",
         "d/game-hand10.jsonl",
     ]
+
+
+def test_a_fixed_match_stopped_before_its_last_hand_names_no_winner(tmp_path: Path) -> None:
+    rules = RuleSet(players=2, dealer=0)
+    _, output, match, _ = play_in_process(rules, 3, 3, tmp_path / "m.jsonl", ["n"], stop_in_hand=2)
+    assert len(match.results) == 1 and not match.over
+    assert "Match stopped" in output and "lost 1 hand." in output  # the score so far
+    assert "fewest" not in output and "the match is yours" not in output  # but nobody has won 1 hand of 3
+    # an open-ended match ends where the player stops it: its score is its result
+    _, output, match, _ = play_in_process(rules, 3, None, tmp_path / "o.jsonl", ["n"], stop_in_hand=2)
+    assert len(match.results) == 1 and "fewest" in output
