@@ -201,9 +201,9 @@ class Hub:
             self._sweeper.cancel()
         if self._presence_task is not None:
             self._presence_task.cancel()
-            if self._presence_told:  # the others stop counting this process's connections at once
-                with contextlib.suppress(StoreError):
-                    await self.store.presence_gone(self.origin)
+            if self._presence_told:  # the others stop counting this process's connections at once (else in time)
+                with contextlib.suppress(StoreError, TimeoutError):
+                    await asyncio.wait_for(self.store.presence_gone(self.origin), 1.0)
         for task in list(self._tasks):
             task.cancel()
         for table in self.tables.values():

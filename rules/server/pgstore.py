@@ -562,12 +562,15 @@ class PostgresStore:
     async def tell_presence(self, origin: str, tables: dict[str, tuple[list[int], int]], lasts: float) -> None:
         notes: list[str] = []
         listed: dict[str, Any] = {}
+        size = 0
         for table_id, (seats, spectators) in tables.items():
-            listed[table_id] = [seats, spectators]
-            if len(json.dumps(listed)) > NOTIFY_LIMIT - 100:  # one notice more (a table is far below the limit)
-                del listed[table_id]
+            entry = [seats, spectators]
+            more = len(json.dumps(table_id)) + len(json.dumps(entry)) + 4
+            if listed and size + more > NOTIFY_LIMIT - 100:  # one notice more (a table is far below the limit)
                 notes.append(json.dumps({"p": origin, "e": lasts, "l": listed}))
-                listed = {table_id: [seats, spectators]}
+                listed, size = {}, 0
+            listed[table_id] = entry
+            size += more
         if listed:
             notes.append(json.dumps({"p": origin, "e": lasts, "l": listed}))
         if notes:
