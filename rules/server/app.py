@@ -530,6 +530,7 @@ class _Session:
         try:
             async with self.hub.locked(self.ws.path_params["table_id"]) as table:
                 await table.refresh()  # a token or event just committed on another process counts here too
+                await table.refresh_offer()  # and a draw offer made there
                 self._welcome(table, hello)
         except Refused as refused:
             if refused.code != "not_found":
@@ -564,7 +565,7 @@ class _Session:
         if table.draw_agreed:
             answer.append(table.draw_offer_text())
         self.conn.greet(answer)
-        table.announce_presence()
+        table.connections_changed()
         table.take_lead(ask=True)  # a clock or computer seats run where the players are
 
 

@@ -159,3 +159,92 @@ class Elsewhere:
             entry.info = entry.info.model_copy(update={"event_no": entry.event_no})
         entry.info = lapse_holds(entry.info)
         return entry.info
+
+
+@dataclass
+class _Told:
+    """What one other process last told of its connections to one table, and until when it counts (monotonic)."""
+
+    seats: frozenset[int]
+    spectators: int
+    until: float
+
+
+class Presences:
+    """Who is connected to the other processes of a site, by table (a shared database): the seats their connections
+    hold and how many spectators watch there, as each process tells it (:meth:`~rules.server.store.Store.tell_presence`)
+    when it changes and again every ``presence_seconds``. What a process told counts for as long as it said (a few
+    times that period) unless told again, so the connections of a process that died stop counting then.
+
+    >>> presences = Presences()
+    >>> presences.heard("abc", "p1", [1], 2, lasts=15, now=100.0)
+    True
+    >>> presences.heard("abc", "p2", [0], 1, lasts=15, now=101.0)
+    True
+    >>> presences.heard("abc", "p2", [0], 1, lasts=15, now=102.0)  # told again: counted longer, nothing changed
+    False
+    >>> sorted(presences.seats("abc", now=110.0)), presences.spectators("abc", now=110.0)
+    ([0, 1], 3)
+    >>> presences.expire(now=116.0), sorted(presences.seats("abc", now=116.0)), presences.spectators("abc", now=116.0)
+    (['abc'], [0], 1)
+    >>> presences.gone("p2"), presences.seats("abc"), presences.spectators("abc")
+    (['abc'], frozenset(), 0)
+    """
+
+    def __init__(self) -> None:
+        self._tables: dict[str, dict[str, _Told]] = {}
+
+    def heard(
+        self, table_id: str, origin: str, seats: list[int], spectators: int, lasts: float, now: float | None = None
+    ) -> bool:
+        """Process ``origin`` tells who is connected to it at the table (``[], 0``: nobody); whether what counts
+        changed."""
+        now = time.monotonic() if now is None else now
+        before = self._counted(table_id, now)
+        told = self._tables.setdefault(table_id, {})
+        if seats or spectators:
+            told[origin] = _Told(frozenset(seats), spectators, now + lasts)
+        else:
+            told.pop(origin, None)
+            if not told:
+                del self._tables[table_id]
+        return self._counted(table_id, now) != before
+
+    def gone(self, origin: str) -> list[str]:
+        """Process ``origin`` stopped: the tables it was connected to."""
+        tables = []
+        for table_id, told in list(self._tables.items()):
+            if told.pop(origin, None) is not None:
+                tables.append(table_id)
+                if not told:
+                    del self._tables[table_id]
+        return tables
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Forget what was told too long ago: the tables where something was."""
+        now = time.monotonic() if now is None else now
+        tables = []
+        for table_id, told in list(self._tables.items()):
+            for origin in [origin for origin, one in told.items() if one.until <= now]:
+                del told[origin]
+                if table_id not in tables:
+                    tables.append(table_id)
+            if not told:
+                del self._tables[table_id]
+        return tables
+
+    def seats(self, table_id: str, now: float | None = None) -> frozenset[int]:
+        """The seats a connection to another process holds at the table."""
+        return self._counted(table_id, now)[0]
+
+    def spectators(self, table_id: str, now: float | None = None) -> int:
+        """How many spectators watch the table on the other processes."""
+        return self._counted(table_id, now)[1]
+
+    def _counted(self, table_id: str, now: float | None) -> tuple[frozenset[int], int]:
+        told = self._tables.get(table_id)
+        if not told:
+            return frozenset(), 0
+        now = time.monotonic() if now is None else now
+        alive = [one for one in told.values() if one.until > now]
+        return frozenset().union(*(one.seats for one in alive)), sum(one.spectators for one in alive)

@@ -17,6 +17,12 @@ acts is marked at rest, so that no process takes it up; one whose leader died (i
 and it is not at rest) is taken up by the first process that looks (every :data:`ORPHAN_SECONDS`). A leader
 that serves none of a table's players hands the table over to a process that does when that one asks
 (:meth:`Hub.hand_over`): a clock or a computer seat runs where the players are.
+
+Presence is shared the same way: each process tells every other who is connected to it at each table (the seats its
+connections hold, how many spectators watch there) when that changes, and again every ``Settings.presence_seconds``
+for the tables it has connections to (:meth:`Hub._tell_presence_forever`); each counts what it was told for
+:data:`~rules.server.limits.PRESENCE_LASTS` times that unless told again (:class:`~rules.server.elsewhere.Presences`),
+so a process that dies stops counting then. A process that starts (or listens again after an outage) asks the others.
 """
 
 from __future__ import annotations
@@ -32,8 +38,8 @@ from typing import Any, TypeVar
 
 from rules.server import tables
 from rules.server.bots import Bots
-from rules.server.elsewhere import Elsewhere, Entry, entry_of
-from rules.server.limits import Settings
+from rules.server.elsewhere import Elsewhere, Entry, Presences, entry_of
+from rules.server.limits import PRESENCE_LASTS, Settings
 from rules.server.protocol import (
     CreateTable,
     Joined,
@@ -102,6 +108,18 @@ class Hub:
         """The listening connection came back while the lobby was being read: what was read may miss the outage."""
         self._sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.origin = secrets.token_hex(6)
+        """This process, as it names itself when it tells the others who is connected to it."""
+        self.presences = Presences()
+        """(A shared database) who is connected to the other processes, by table."""
+        self._presence_changed: set[str] = set()
+        """Tables whose connections here changed since the others were last told."""
+        self._presence_told: dict[str, tuple[frozenset[int], int]] = {}
+        """What the others were last told of this process's connections, by table (only tables with some)."""
+        self._presence_wake = asyncio.Event()
+        self._presence_all = False
+        """The next notice tells of every table with connections here (asked for by a process that started)."""
+        self._presence_task: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -126,6 +144,8 @@ class Hub:
             log.info("rebuilt %d tables from the database", len(self.tables))
         if self._store.shared or self.settings.idle_table_seconds > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        if self._store.shared:
+            self._presence_task = asyncio.get_running_loop().create_task(self._tell_presence_forever())
 
     async def _read_lobby(self) -> None:
         """(A shared database) the lobby entries of the tables other processes hold, read from the database: at
@@ -179,6 +199,11 @@ class Hub:
     async def stop(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._presence_task is not None:
+            self._presence_task.cancel()
+            if self._presence_told:  # the others stop counting this process's connections at once (else in time)
+                with contextlib.suppress(StoreError, TimeoutError):
+                    await asyncio.wait_for(self.store.presence_gone(self.origin), 1.0)
         for task in list(self._tasks):
             task.cancel()
         for table in self.tables.values():
@@ -192,7 +217,10 @@ class Hub:
     def _notice(self, table_id: str, no: int, record: dict[str, Any] | None) -> None:
         table = self.tables.get(table_id)
         kind = record.get("type") if record is not None else None
-        if kind == "lead_wanted":
+        if kind is not None and kind.startswith(("presence", "draw_offer")):
+            assert record is not None
+            self._heard_presence_or_offer(table, table_id, kind, record)
+        elif kind == "lead_wanted":
             if table is not None:
                 self._spawn(self.hand_over(table))
         elif kind == "lead_free":
@@ -205,6 +233,93 @@ class Hub:
                 self._elsewhere.heard(table_id, no, record)
         elif no > table.event_no:
             table.absorb_soon(no, record)
+
+    def _heard_presence_or_offer(self, table: Table | None, table_id: str, kind: str, record: dict[str, Any]) -> None:
+        if kind == "draw_offer":
+            if table is not None:
+                table.hear_offer(record["offer"])
+            return
+        origin = record["origin"]
+        if origin == self.origin:
+            return  # this process's own notice
+        if kind == "presence_asked":
+            self._presence_all = True
+            self._presence_wake.set()
+            return
+        if kind == "presence_gone":
+            changed = self.presences.gone(origin)
+        else:
+            lasts = float(record["lasts"])
+            heard = self.presences.heard(table_id, origin, record["seats"], record["spectators"], lasts)
+            changed = [table_id] if heard else []
+        for one in changed:
+            held = self.tables.get(one)
+            if held is not None:
+                held.announce_presence()
+
+    def _connections_changed(self, table: Table) -> None:
+        """A table's connections here changed: the other processes are told (soon: changes close together, one
+        notice)."""
+        if self.store.shared:
+            self._presence_changed.add(table.id)
+            self._presence_wake.set()
+
+    async def _tell_presence_forever(self) -> None:
+        """(A shared database) tell the other processes who is connected here: at each change, and every
+        ``presence_seconds`` for the tables with connections here; forget what they told too long ago."""
+        every = self.settings.presence_seconds
+        lasts = every * PRESENCE_LASTS
+        refresh_at = time.monotonic() + every
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._presence_wake.wait(), max(0.0, min(refresh_at - time.monotonic(), every / 2))
+                )
+            self._presence_wake.clear()
+            try:
+                for table_id in self.presences.expire():
+                    table = self.tables.get(table_id)
+                    if table is not None:
+                        table.announce_presence()
+                everything = self._presence_all or time.monotonic() >= refresh_at
+                if everything:
+                    self._presence_all = False
+                    refresh_at = time.monotonic() + every
+                await self._tell_presence(everything, lasts)
+            except StoreError as error:  # told again at the next change, or the next refresh
+                log.error("could not tell the other processes who is connected here: %s", error)
+                await asyncio.sleep(every / 2)
+            except Exception:  # housekeeping: never let it stop for good
+                log.exception("telling the other processes who is connected here failed")
+                await asyncio.sleep(every / 2)
+
+    async def _tell_presence(self, everything: bool, lasts: float) -> None:
+        """One round: the tables whose connections here changed (``everything``: every table with some, too)."""
+        changed, self._presence_changed = self._presence_changed, set()
+        if everything:
+            changed |= set(self._presence_told)
+        news: dict[str, tuple[frozenset[int], int]] = {}
+        for table_id in changed:
+            table = self.tables.get(table_id)
+            now = table.local_presence() if table is not None else (frozenset(), 0)
+            if everything or now != self._presence_told.get(table_id, (frozenset(), 0)):
+                news[table_id] = now
+        if not news:
+            return
+        try:
+            await self.store.tell_presence(
+                self.origin,
+                {table_id: (sorted(seats), watching) for table_id, (seats, watching) in news.items()},
+                lasts,
+            )
+        except BaseException:
+            self._presence_changed |= set(news)  # told at the next round
+            raise
+        for table_id, now in news.items():
+            if now[0] or now[1]:
+                self._presence_told[table_id] = now
+            else:
+                self._presence_told.pop(table_id, None)
 
     async def hand_over(self, table: Table) -> None:
         """(A shared database) another process serves this table's players and this one, its leader, serves none:
@@ -234,6 +349,14 @@ class Hub:
         elif self.store.shared:
             self._heard_while_reading = []
             self._spawn(self._read_lobby_again())
+        if self.store.shared:  # who is connected to the others: they tell (a start, or changes missed meanwhile)
+            self._spawn(self._ask_presence())
+
+    async def _ask_presence(self) -> None:
+        try:
+            await self.store.ask_presence(self.origin)
+        except StoreError as error:  # their refreshes tell it within presence_seconds anyway
+            log.error("could not ask the other processes who is connected to them: %s", error)
 
     def _new_table(self, table_id: str, config: TableConfig, created: float, creator: str) -> Table:
         return Table(
@@ -244,6 +367,8 @@ class Hub:
             bots=self._bots,
             created=created,
             creator=creator,
+            presences=self.presences if self.store.shared else None,
+            on_presence=self._connections_changed,
         )
 
     def _rebuild(self, stored: StoredTable) -> Table:
@@ -365,8 +490,18 @@ class Hub:
         now = time.time()
         for entry in list(self._elsewhere.entries.values()):
             if entry.info.hand == 0 or now - entry.news_at < ABANDONED_ELSEWHERE_SECONDS:
-                listed.append((entry.news_at, Elsewhere.info(entry)))
+                listed.append((entry.news_at, self._with_presence(Elsewhere.info(entry))))
         return [info for _, info in sorted(listed, key=lambda pair: (pair[0], pair[1].id), reverse=True)]
+
+    def _with_presence(self, info: TableInfo) -> TableInfo:
+        """The lobby line of a table held elsewhere, with who is connected to the other processes (its players and
+        spectators are all there)."""
+        seats, watching = self.presences.seats(info.id), self.presences.spectators(info.id)
+        connected = [seat.kind == "human" and seat.seat in seats for seat in info.seats]
+        if watching == info.spectators and connected == [seat.connected for seat in info.seats]:
+            return info
+        infos = [seat.model_copy(update={"connected": up}) for seat, up in zip(info.seats, connected, strict=True)]
+        return info.model_copy(update={"seats": infos, "spectators": watching})
 
     def lobby_tables(self, now: float | None = None) -> list[Table]:
         """What the lobby lists: tables one can join or watch, the one with the latest news first

@@ -86,6 +86,10 @@ class Settings:
     release_seconds: float = 5.0
     """With a shared database: how long after its last request a table nobody here is connected to stays in this
     process's memory (the lobby keeps listing it; the next request reads it again)."""
+    presence_seconds: float = 5.0
+    """With a shared database: how often each process tells the others who is connected to it at each table it has
+    connections to (besides at once when that changes); what a process has not told again for
+    :data:`PRESENCE_LASTS` times this no longer counts (so a killed process's players read as away)."""
     rematch_hold_seconds: float = 120.0
     """How long the seats of a rematch's new table stay kept for the players of the match before (only a player's
     own rematch request takes their seat meanwhile; 0: not kept)."""
@@ -135,7 +139,7 @@ class Settings:
                 raise ValueError(
                     Message(N_("{name} must be at least {least}, not {value}"), name=name, least=least, value=value)
                 )
-        for name in ("rate", "hello_timeout"):
+        for name in ("rate", "hello_timeout", "presence_seconds"):
             value = getattr(self, name)
             if value <= 0:
                 raise ValueError(Message(N_("{name} must be more than 0, not {value}"), name=name, value=value))
@@ -155,6 +159,9 @@ class Settings:
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+
+PRESENCE_LASTS = 3
+"""How many times ``presence_seconds`` what a process tells of its connections counts, unless told again."""
 
 AT_LEAST = {
     "max_message_bytes": 256,

@@ -19,6 +19,12 @@ three things more that several processes need:
   follows the players: a process serving a table's players whose leader serves none asks for it
   (a ``lead_wanted`` notice), the leader lets the table go, and says so (``lead_free``). The lead
   only saves work: correctness rests on the primary key above.
+- **Draw offers** are stored with their table (the event they belong to, the seats that agree, the seat that
+  declined), changed in a transaction that holds the table's row, and announced on the table's channel: every
+  process answers the same offer, and the last agreement commits ``agree_draw`` (an event, numbered as any).
+- **Presence.** Each process tells every other (on :data:`CHANNEL`) who is connected to it at each table: when
+  that changes, and again every few seconds; what a process has not repeated for a while is forgotten, so a
+  process that dies stops counting (see :class:`rules.server.elsewhere.Presences`).
 
 The schema is versioned (``schema_version``); :data:`MIGRATIONS` run in order at start-up,
 under an advisory lock so that processes starting together do not race, and a database made
@@ -44,7 +50,17 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
-from rules.server.store import Linked, Notice, StoreConflict, StoredTable, StoreError, StoreUnavailable, Wants
+from rules.server.store import (
+    DrawDecision,
+    DrawOffer,
+    Linked,
+    Notice,
+    StoreConflict,
+    StoredTable,
+    StoreError,
+    StoreUnavailable,
+    Wants,
+)
 
 log = logging.getLogger("rules.server")
 
@@ -61,9 +77,9 @@ WAIT = 5.0
 
 _HEAD = re.compile(r'\{"t" ?: ?"([A-Za-z0-9_-]+)", ?"n" ?: ?(\d+)[,}]')
 """The start of a notice, as ``json_build_object`` writes it (a table id and an event number)."""
-_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"s":', '"w":', '"lead":')
+_MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"s":', '"w":', '"lead":', '"d":')
 """What a notice holds when more than its event number matters: the lobby entry of a table held elsewhere needs
-it, or it tells of a table's lead."""
+it, or it tells of a table's lead or draw offer."""
 
 WRITERS = 4
 """Group commits in flight at once per process (each on a pooled connection)."""
@@ -120,6 +136,14 @@ MIGRATIONS: list[str] = [
     ALTER TABLE tables ADD COLUMN resting boolean NOT NULL DEFAULT false;
     ALTER TABLE tables ADD COLUMN rested_at double precision;
     CREATE INDEX tables_unled ON tables (id) WHERE NOT finished AND NOT asleep AND NOT resting;
+    """,
+    # 4: a table's draw offer, decided on committed data (the event it belongs to, the seats that agree, the seat
+    # that declined, its version), so that every process hears and answers the same offer.
+    """
+    ALTER TABLE tables ADD COLUMN draw_event integer NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN draw_agreed integer[] NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN draw_declined integer;
+    ALTER TABLE tables ADD COLUMN draw_seq integer NOT NULL DEFAULT 0;
     """,
 ]
 
@@ -492,6 +516,78 @@ class PostgresStore:
                 (now - idle, CHANNEL),
             )
 
+    async def answer_draw(self, table_id: str, event_no: int, decide: DrawDecision) -> DrawOffer | None:
+        async with self._connection() as conn, conn.transaction():
+            # The row first (answers at once wait here for each other), then, in a statement of its own (so with a
+            # snapshot taken after the wait), the table's last event: an agreement committed meanwhile is seen.
+            row = await (
+                await conn.execute(
+                    "SELECT draw_event, draw_agreed, draw_declined, draw_seq FROM tables WHERE id = %s "
+                    "FOR NO KEY UPDATE",
+                    (table_id,),
+                )
+            ).fetchone()
+            last = await (
+                await conn.execute("SELECT coalesce(max(no), 0) FROM events WHERE table_id = %s", (table_id,))
+            ).fetchone()
+            if row is None or last is None or int(last[0]) != event_no:
+                raise StoreConflict(f"table {table_id} has an event after {event_no}")
+            stored = DrawOffer(int(row[0]), tuple(row[1]), row[2], int(row[3]))
+            agreed, declined, event = decide(stored if stored.event_no == event_no else None)
+            if event is not None:  # as a group commit writes it (announced on commit); a taken number writes nothing
+                cursor = await conn.execute(_APPEND, ([table_id], [event_no + 1], [json.dumps(event)]))
+                if not await cursor.fetchall():
+                    raise StoreConflict(f"event {event_no + 1} of table {table_id} is taken")
+                return None
+            offer = DrawOffer(event_no, tuple(sorted(agreed)), declined, stored.seq + 1)
+            note = {"t": table_id, "n": 0, "d": {"e": event_no, "a": list(offer.agreed), "x": declined, "q": offer.seq}}
+            await conn.execute(
+                "UPDATE tables SET draw_event = %s, draw_agreed = %s, draw_declined = %s, draw_seq = %s WHERE id = %s",
+                (event_no, list(offer.agreed), declined, offer.seq, table_id),
+            )
+            await conn.execute("SELECT pg_notify(%s, %s)", (TABLE_CHANNEL + table_id, json.dumps(note)))
+        return offer
+
+    async def draw_offer(self, table_id: str) -> DrawOffer | None:
+        async with self._connection() as conn:
+            row = await (
+                await conn.execute(
+                    "SELECT draw_event, draw_agreed, draw_declined, draw_seq FROM tables WHERE id = %s", (table_id,)
+                )
+            ).fetchone()
+        if row is None or not row[3]:
+            return None
+        return DrawOffer(int(row[0]), tuple(row[1]), row[2], int(row[3]))
+
+    async def tell_presence(self, origin: str, tables: dict[str, tuple[list[int], int]], lasts: float) -> None:
+        notes: list[str] = []
+        listed: dict[str, Any] = {}
+        size = 0
+        for table_id, (seats, spectators) in tables.items():
+            entry = [seats, spectators]
+            more = len(json.dumps(table_id)) + len(json.dumps(entry)) + 4
+            if listed and size + more > NOTIFY_LIMIT - 100:  # one notice more (a table is far below the limit)
+                notes.append(json.dumps({"p": origin, "e": lasts, "l": listed}))
+                listed, size = {}, 0
+            listed[table_id] = entry
+            size += more
+        if listed:
+            notes.append(json.dumps({"p": origin, "e": lasts, "l": listed}))
+        if notes:
+            async with self._connection() as conn:
+                await conn.execute(
+                    "SELECT pg_notify(%s, note) FROM unnest(%s::text[]) AS note",
+                    (CHANNEL, notes),
+                )
+
+    async def ask_presence(self, origin: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"pq": origin})))
+
+    async def presence_gone(self, origin: str) -> None:
+        async with self._connection() as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"pg": origin})))
+
     async def claim_orphans(self, held: set[str]) -> list[str]:
         """Take the lead of every awake unfinished table not in ``held`` that is not at rest and that no process
         leads (its leader died); their ids. One query for the list, one for all the locks."""
@@ -744,6 +840,9 @@ class PostgresStore:
                 return
         try:
             note = json.loads(payload)
+            if "p" in note or "pq" in note or "pg" in note:
+                self._deliver_presence(note)
+                return
             table_id, no, event = note["t"], int(note["n"]), note.get("e")
             if "c" in note:  # a new table
                 event = {"type": "table_created", "config": note["c"], "created": float(note.get("at", 0))}
@@ -755,11 +854,35 @@ class PostgresStore:
                 event = {"type": "table_awake", "lobby": note["w"]}
             elif note.get("lead") in ("free", "wanted"):
                 event = {"type": f"lead_{note['lead']}"}
+            elif "d" in note:  # its draw offer changed
+                draw = note["d"]
+                offer = DrawOffer(int(draw["e"]), tuple(int(seat) for seat in draw["a"]), draw["x"], int(draw["q"]))
+                event = {"type": "draw_offer", "offer": offer}
         except (ValueError, KeyError, TypeError):
             log.error("ignored a malformed notice on %s", CHANNEL)
             return
         if self._notice is not None:
             self._notice(table_id, no, event)
+
+    def _deliver_presence(self, note: dict[str, Any]) -> None:
+        """Another process's connections (see :meth:`tell_presence`), its question, or its end."""
+        if self._notice is None:
+            return
+        if "pq" in note:
+            self._notice("", 0, {"type": "presence_asked", "origin": str(note["pq"])})
+        elif "pg" in note:
+            self._notice("", 0, {"type": "presence_gone", "origin": str(note["pg"])})
+        else:
+            origin, lasts = str(note["p"]), float(note["e"])
+            for table_id, (seats, spectators) in note["l"].items():
+                record = {
+                    "type": "presence",
+                    "origin": origin,
+                    "seats": [int(seat) for seat in seats],
+                    "spectators": int(spectators),
+                    "lasts": lasts,
+                }
+                self._notice(table_id, 0, record)
 
     async def close(self) -> None:
         await asyncio.gather(*self._writers, return_exceptions=True)  # the commits in flight finish

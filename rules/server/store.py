@@ -137,6 +137,26 @@ Wants = Callable[[str, int], bool]
 """Whether event ``no`` of a table matters to this process (see :meth:`Store.subscribe`)."""
 
 
+@dataclass(frozen=True)
+class DrawOffer:
+    """A table's draw offer as stored (a shared store): the event it belongs to (a later event of the table ends it),
+    the seats that agree, the seat that declined it (then no seat agrees), and its version, one more at each change of
+    the table's offer (by which a process knows whether what it hears or reads is news)."""
+
+    event_no: int
+    agreed: tuple[int, ...]
+    declined: int | None
+    seq: int
+
+
+DrawAnswer = tuple[Collection[int], int | None, dict[str, Any] | None]
+"""What a draw answer decides: the seats that agree now, the seat that declined (or ``None``), and the ``agree_draw``
+event to commit (the next event of the table) once every seat agrees (then the first two are not stored)."""
+
+DrawDecision = Callable[[DrawOffer | None], DrawAnswer]
+"""Decides a draw answer on the offer stored for the table's current event (``None``: none)."""
+
+
 class Store(Protocol):
     """Where tables and their events are kept (see the module docstring for the two kinds)."""
 
@@ -198,6 +218,34 @@ class Store(Protocol):
         """This process holds the table's lead: it alone makes the server's moves there (deal, bots, clock)."""
         ...
 
+    async def answer_draw(self, table_id: str, event_no: int, decide: DrawDecision) -> DrawOffer | None:
+        """(A shared store) a draw answer at event ``event_no`` of a table, decided on committed data, in one
+        transaction that holds the table's offer meanwhile (answers at once, on any processes, go one after the
+        other): ``decide`` is called with the offer stored for ``event_no`` (``None``: none, or one of an earlier
+        event), and what it decides is stored and announced to the processes holding the table (``draw_offer``), or
+        its ``agree_draw`` event committed (then ``None`` is returned) as :meth:`append` commits one. The new offer is
+        returned. :class:`StoreConflict` (nothing written) if the table has an event after ``event_no``, or when the
+        ``agree_draw`` event's number is taken; whatever ``decide`` raises is raised, nothing written."""
+        ...
+
+    async def draw_offer(self, table_id: str) -> DrawOffer | None:
+        """(A shared store) the table's offer as stored (``None``: there never was one)."""
+        ...
+
+    async def tell_presence(self, origin: str, tables: dict[str, tuple[list[int], int]], lasts: float) -> None:
+        """(A shared store) tell every process who is connected to this one (``origin``) at each of ``tables``: the
+        seats held by a connection here and how many spectators watch here (``[], 0``: nobody any more). Each process
+        hears it (``presence``) and counts it for ``lasts`` seconds, unless told again."""
+        ...
+
+    async def ask_presence(self, origin: str) -> None:
+        """(A shared store) ask every other process to tell who is connected to it (``presence_asked``)."""
+        ...
+
+    async def presence_gone(self, origin: str) -> None:
+        """(A shared store) this process (``origin``) stops: nobody is connected to it any more (``presence_gone``)."""
+        ...
+
     async def claim_lead(self, table_id: str) -> bool:
         """Try to take the table's lead (held until released or this process dies); whether it is held."""
         ...
@@ -221,7 +269,11 @@ class Store(Protocol):
         Besides the tables' events (numbered from 1), a notice numbered 0 tells of a new table (the record
         ``{"type": "table_created", "config": ..., "created": ...}``), of a match over (``table_finished``), of a
         table put to sleep (``table_asleep``) or woken (``{"type": "table_awake", "lobby": ...}``, its lobby entry),
-        and, to the processes holding a table, that its lead is free (``lead_free``) or wanted (``lead_wanted``).
+        and, to the processes holding a table, that its lead is free (``lead_free``) or wanted (``lead_wanted``), or
+        that its draw offer changed (``{"type": "draw_offer", "offer": DrawOffer}``). Presence (see
+        :meth:`tell_presence`) comes numbered 0 to every process: ``{"type": "presence", "origin", "seats",
+        "spectators", "lasts"}`` for one table, ``presence_asked`` and ``presence_gone`` (with ``origin``, table id
+        ``""``).
         """
         ...
 
@@ -370,6 +422,23 @@ class EventStore:
 
     async def claim_orphans(self, held: set[str]) -> list[str]:
         return []
+
+    # One process: a draw offer lives in its table's memory (Table.answer_draw), and so does presence.
+
+    async def answer_draw(self, table_id: str, event_no: int, decide: DrawDecision) -> DrawOffer | None:
+        raise NotImplementedError("one process keeps its draw offers in memory")
+
+    async def draw_offer(self, table_id: str) -> DrawOffer | None:
+        return None
+
+    async def tell_presence(self, origin: str, tables: dict[str, tuple[list[int], int]], lasts: float) -> None:
+        pass
+
+    async def ask_presence(self, origin: str) -> None:
+        pass
+
+    async def presence_gone(self, origin: str) -> None:
+        pass
 
     async def rest(self, table_id: str) -> None:
         pass

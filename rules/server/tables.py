@@ -34,8 +34,9 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,8 +68,11 @@ from rules.server.protocol import (
     stored_name,
     table_status,
 )
-from rules.server.store import Store, StoreConflict, StoreError
+from rules.server.store import DrawAnswer, DrawOffer, Store, StoreConflict, StoreError
 from rules.server.verify import seed_hash
+
+if TYPE_CHECKING:
+    from rules.server.elsewhere import Presences
 
 log = logging.getLogger("rules.server")
 
@@ -297,6 +301,8 @@ class Table:
         bots: Bots,
         created: float,
         creator: str,
+        presences: Presences | None = None,
+        on_presence: Callable[[Table], None] | None = None,
     ) -> None:
         self.id = table_id
         self.config = config
@@ -357,7 +363,17 @@ class Table:
         self._revoked: list[tuple[Connection, str]] = []
         """Connections whose seat the event being applied left or gave to another: closed once they have its update."""
         self.draw_agreed: set[int] = set()
-        """The seats that agree to end the current hand drawn (rules §3.4.2): in memory only, ended by any event."""
+        """The seats that agree to end the current hand drawn (rules §3.4.2), ended by any event: alone on the store,
+        the offer itself; with a shared store, the offer stored (see :meth:`answer_draw`) as this process last heard
+        or read it."""
+        self._draw_seq = 0
+        """(A shared store) the version of the stored offer :attr:`draw_agreed` is (see :class:`DrawOffer`)."""
+        self._offer_heard: DrawOffer | None = None
+        """(A shared store) the latest offer heard of in a notice, not yet applied."""
+        self._presences = presences
+        """(A shared store) who is connected to the other processes (counted in :meth:`connected_seats`)."""
+        self._on_presence = on_presence
+        """Called when this process's own connections to the table change (the hub tells the other processes)."""
         self.rematch: str | None = None
         """Once the match is over and a player asked for a rematch: the new table's id (a ``rematch`` event)."""
         self.holds: dict[int, float] = dict(config.holds)
@@ -376,7 +392,21 @@ class Table:
         return self.match.over
 
     def connected_seats(self) -> frozenset[int]:
-        return frozenset(conn.seat for conn in self.connections if conn.seat is not None and self.holds_seat(conn))
+        """The seats a person's connection holds, to this process or (a shared store) to another one."""
+        here = self.local_presence()[0]
+        if self._presences is None:
+            return here
+        return here | {seat for seat in self._presences.seats(self.id) if self.seats[seat].kind == "human"}
+
+    def local_presence(self) -> tuple[frozenset[int], int]:
+        """The seats a connection to this process holds, and how many spectators watch here."""
+        seats = frozenset(conn.seat for conn in self.connections if conn.seat is not None and self.holds_seat(conn))
+        return seats, sum(1 for conn in self.connections if conn.seat is None and not conn.closed)
+
+    def spectators(self) -> int:
+        """How many spectators watch the table, here and (a shared store) on the other processes."""
+        elsewhere = self._presences.spectators(self.id) if self._presences is not None else 0
+        return self.local_presence()[1] + elsewhere
 
     def held_until(self, seat: int, now: float | None = None) -> float | None:
         """When the hold on ``seat`` ends, if the seat is free and kept for its player of the match before at ``now``
@@ -411,7 +441,7 @@ class Table:
             event_no=self.event_no,
             clock=self.config.clock,
             match_hands=self.config.match_hands,
-            spectators=sum(1 for conn in self.connections if conn.seat is None and not conn.closed),
+            spectators=self.spectators(),
             rematch=self.rematch,
         )
 
@@ -498,6 +528,13 @@ class Table:
         """A connection closed: forget it, and tell the others if its seat is now without a connection."""
         self.connections.discard(conn)
         self.quiet_since = self.used_at = self.attended_at = time.monotonic()
+        self.connections_changed()
+
+    def connections_changed(self) -> None:
+        """This process's connections changed (one closed, or one said hello and has its welcome and catch-up): tell
+        its connections if the connected seats changed, and (through the hub) the other processes."""
+        if self._on_presence is not None:
+            self._on_presence(self)
         self.announce_presence()
 
     def announce_presence(self) -> None:
@@ -643,6 +680,10 @@ class Table:
                 raise
             self._played(event, notifications, by)
             self._moved_at = stored["at"]
+        await self._committed()
+
+    async def _committed(self) -> None:
+        """After an event is committed and applied (lock held): the table's end, then the updates."""
         if self.match_over:
             # Only hides the table from the next start-up; a rebuild would find the match over anyway.
             await asyncio.shield(self._store.finish(self.id))
@@ -710,6 +751,13 @@ class Table:
                 self._absorbing = False
                 must_read, self._must_read = self._must_read, False
                 await self._catch_up(read=must_read)
+                heard, self._offer_heard = self._offer_heard, None
+                if must_read:  # the notices may have missed an offer too
+                    await self.refresh_offer()
+                elif heard is not None:
+                    if heard.event_no > self.event_no:  # its event not heard of yet: read it
+                        await self._catch_up()
+                    self._take_offer(heard)
         except StoreError as error:
             self._must_read = True  # read them when the next notice comes
             log.error("table %s: could not read the events committed elsewhere: %s", self.id, error)
@@ -766,6 +814,12 @@ class Table:
         The computer seats still holding cards answer at once (:func:`rules.players.draws.accepts_draw`);
         once every holder agrees, the hand ends with an ``agree_draw`` event. Otherwise every connection
         hears a ``draw_offered`` message.
+
+        Alone on the store, the offer is :attr:`draw_agreed`, in this process's memory. With a shared store it is
+        decided on the offer stored with the table, in a transaction (:meth:`Store.answer_draw
+        <rules.server.store.Store.answer_draw>`): answers at once on several processes go one after the other, the
+        last agreement commits ``agree_draw`` once (its event number decides, as for any event), and every process
+        holding the table hears the offer (:meth:`hear_offer`).
         """
         game = self.game
         if game is None or game.is_over():
@@ -773,25 +827,93 @@ class Table:
         refused = game.draw_refusal(seat)
         if refused is not None:
             raise Refused("illegal", refused.message, refused.data())
-        if not agree:
-            if not self.draw_agreed:
-                raise Refused("no_offer", "there is no draw offer to decline")
-            self.draw_agreed = set()
-            self._send_draw_offer(declined=seat)
+        if self._store.shared:
+            await self._answer_draw_shared(game, seat, agree)
             return
-        agreed = self.draw_agreed | {seat}
+        agreed, declined, everyone = self._draw_decision(game, seat, agree, self.draw_agreed)
+        self.draw_agreed = set(agreed)
+        if everyone:
+            await self.commit({"type": "agree_draw"}, by="player", event=AgreeDraw())
+        else:
+            self._send_draw_offer(declined=declined)
+
+    def _draw_decision(
+        self, game: Game, seat: int, agree: bool, agreed_before: Collection[int]
+    ) -> tuple[set[int], int | None, bool]:
+        """What ``seat``'s answer makes of the offer ``agreed_before`` (empty: none): the seats that agree now, the seat
+        that declined (then nobody agrees), and whether every seat still holding cards agrees."""
+        if not agree:
+            if not agreed_before:
+                raise Refused("no_offer", "there is no draw offer to decline")
+            return set(), seat, False
+        agreed = set(agreed_before) | {seat}
         for other in game.holders():
             if other not in agreed and self.seats[other].kind == "computer":
                 if not accepts_draw(game, other):
-                    self.draw_agreed = set()
-                    self._send_draw_offer(declined=other)
-                    return
+                    return set(), other, False
                 agreed.add(other)
-        self.draw_agreed = agreed
-        if agreed >= set(game.holders()):
-            await self.commit({"type": "agree_draw"}, by="player", event=AgreeDraw())
-        else:
-            self._send_draw_offer(declined=None)
+        return agreed, None, agreed >= set(game.holders())
+
+    async def _answer_draw_shared(self, game: Game, seat: int, agree: bool) -> None:
+        at = time.time()
+        pushed: list[Notification] | None = None
+
+        def decide(stored: DrawOffer | None) -> DrawAnswer:
+            nonlocal pushed
+            agreed, declined, everyone = self._draw_decision(game, seat, agree, stored.agreed if stored else ())
+            if not everyone:
+                return agreed, declined, None
+            if pushed is None:
+                try:
+                    pushed = game.push(AgreeDraw())
+                except IllegalEvent as error:
+                    raise Refused("illegal", str(error), error.refusal.data()) from None
+            return agreed, None, {"type": "agree_draw", "by": "player", "at": at}
+
+        try:
+            offer = await asyncio.shield(self._store.answer_draw(self.id, self.event_no, decide))
+        except (StoreError, Refused) as error:  # nothing was written
+            if pushed is not None:
+                game.pop()
+            if isinstance(error, StoreConflict):
+                await self._lost_race()
+            raise
+        if offer is None:  # every seat agreed: the hand ended drawn
+            assert pushed is not None
+            metrics.EVENTS.labels("player").inc()
+            self._played(AgreeDraw(), pushed, "player")
+            self._moved_at = at
+            await self._committed()
+            return
+        self._take_offer(offer)
+
+    def hear_offer(self, offer: DrawOffer) -> None:
+        """(A shared store) another process changed the table's offer: tell the connections here, once the events
+        heard before it are applied (an offer of an earlier event is over)."""
+        if offer.seq <= self._draw_seq or (self._offer_heard is not None and offer.seq <= self._offer_heard.seq):
+            return
+        self._offer_heard = offer
+        if not self._absorbing and not self.asleep:
+            self._absorbing = True
+            self._spawn(self._absorb())
+
+    async def refresh_offer(self) -> None:
+        """(A shared store; lock held) read the table's offer as stored, and take it up if it is news here (as when it
+        is heard of): a process that has just taken the table up, or that may have missed a notice, knows it."""
+        if self._store.shared:
+            offer = await self._store.draw_offer(self.id)
+            if offer is not None:
+                self._take_offer(offer)
+
+    def _take_offer(self, offer: DrawOffer) -> None:
+        """The stored offer ``offer`` is news here: it is the table's if it belongs to its current event (then every
+        connection hears it), else it was over already."""
+        if offer.seq <= self._draw_seq:
+            return
+        self._draw_seq = offer.seq
+        if offer.event_no == self.event_no:
+            self.draw_agreed = set(offer.agreed)
+            self._send_draw_offer(declined=offer.declined)
 
     def draw_offer_text(self, declined: int | None = None) -> str:
         """The ``draw_offered`` message of the offer as it stands."""

@@ -640,3 +640,251 @@ def test_a_table_sleeps_only_once_no_process_serves_it_and_every_lobby_follows()
     finally:
         a.stop(), b.stop()
         drop_database(database)
+
+
+# --- draw offers and presence, decided and counted across processes (docs/protocol.md, *Presence*, *Resigning and
+# draw offers*) -------------------------------------------------------------------------------------------------
+
+
+async def _next(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
+    """The next message of type ``kind`` that ``seat`` gets (the others before it are taken in as usual)."""
+    while True:
+        message = await seat.receive(timeout)
+        if message["type"] == kind:
+            return message
+
+
+def _in_play(seat: Seat) -> bool:
+    """The seat's last update shows a hand being played (trumps chosen, cards dealt, nobody out yet)."""
+    view = seat.last["view"] if seat.last else None
+    return bool(view and view["phase"] == "lead" and not seat.last["hand_end"])  # type: ignore[index]
+
+
+async def _duel_in_play(a: Server, b: Server) -> tuple[str, list[Seat]]:
+    """A duel made on a, seat 0 connected to a and seat 1 to b, with a hand being played: its id and the two seats."""
+    table_id = _create(a, join=False)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+    seats = [Seat(f"{server.ws}/ws/tables/{table_id}", tokens[n], n) for n, server in enumerate((a, b))]
+    for seat in seats:
+        await seat.connect()
+    await play_until(seats, _in_play)
+    await _same_event(seats)
+    return table_id, seats
+
+
+async def _same_event(seats: list[Seat]) -> None:
+    """Wait until every seat has the updates up to the latest event any of them has."""
+    latest = max(seat.event_no for seat in seats)
+    for seat in seats:
+        while seat.event_no < latest:
+            await seat.update()
+
+
+def _draws(server: Server, table_id: str) -> list[int]:
+    """The event numbers of the table's agree_draw events, read from the database."""
+    return [no for no, record in enumerate(server.stored_events()[table_id], start=1) if record["type"] == "agree_draw"]
+
+
+def test_a_draw_offered_on_one_process_is_heard_and_agreed_on_the_other(pair: tuple[Server, Server]) -> None:
+    """Seat 0 (on a) offers; seat 1 (on b) hears the offer, agrees, and the hand ends drawn: one agree_draw."""
+    a, b = pair
+
+    async def run() -> str:
+        table_id, (first, second) = await _duel_in_play(a, b)
+        await first.send({"type": "draw", "agree": True, "last_seen": first.event_no})
+        for seat in (first, second):
+            offer = await _next(seat, "draw_offered")
+            assert (offer["agreed"], offer["declined"], offer["event_no"]) == ([0], None, first.event_no), offer
+        await second.send({"type": "draw", "agree": True, "last_seen": second.event_no})
+        for seat in (first, second):
+            update = await seat.update()
+            assert update["event"] == {"type": "agree_draw"} and update["hand_end"]["outcome"]["reason"] == "agreement"
+            assert seat.errors == []
+            await seat.close()
+        return table_id
+
+    table_id = asyncio.run(run())
+    assert len(_draws(a, table_id)) == 1
+
+
+def test_both_seats_agreeing_at_once_on_two_processes_commit_one_draw(pair: tuple[Server, Server]) -> None:
+    """Three hands: both seats send `draw agree:true` at the same moment, each to its own process. Exactly one
+    agree_draw is committed each time (the offers are decided one after the other on the stored offer), and both
+    seats see the hand end drawn at the same event."""
+    a, b = pair
+
+    async def run() -> tuple[str, list[int]]:
+        table_id, seats = await _duel_in_play(a, b)
+        ends = []
+        for hand in range(3):
+            if hand:
+                await seats[0].send({"type": "next_hand", "last_seen": seats[0].event_no})
+                await play_until(seats, _in_play)
+                await _same_event(seats)
+            await asyncio.gather(
+                *(seat.send({"type": "draw", "agree": True, "last_seen": seat.event_no}) for seat in seats)
+            )
+            drawn = []
+            for seat in seats:
+                while (update := await seat.update())["event"] != {"type": "agree_draw"}:
+                    pass
+                drawn.append(update["event_no"])
+                assert update["hand_end"]["outcome"]["reason"] == "agreement"
+            assert drawn[0] == drawn[1], drawn
+            ends.append(drawn[0])
+        for seat in seats:
+            assert seat.errors == [], seat.errors
+            await seat.close()
+        return table_id, ends
+
+    table_id, ends = asyncio.run(run())
+    assert _draws(a, table_id) == ends
+
+
+def test_a_decline_on_one_process_ends_the_offer_on_the_other(pair: tuple[Server, Server]) -> None:
+    """Seat 0 (on a) offers, seat 1 (on b) declines: both hear it; a decline then on a finds no offer (decided on the
+    stored one), and seat 1's agreement on b is a new offer, not an acceptance."""
+    a, b = pair
+
+    async def run() -> str:
+        table_id, (first, second) = await _duel_in_play(a, b)
+        await first.send({"type": "draw", "agree": True, "last_seen": first.event_no})
+        await _next(second, "draw_offered")
+        await second.send({"type": "draw", "agree": False, "last_seen": second.event_no})
+        for seat in (first, second):
+            while (offer := await _next(seat, "draw_offered"))["declined"] is None:
+                pass
+            assert (offer["agreed"], offer["declined"]) == ([], 1), offer
+        await first.send({"type": "draw", "agree": False, "last_seen": first.event_no})
+        assert (await _next(first, "error"))["code"] == "no_offer"
+        await second.send({"type": "draw", "agree": True, "last_seen": second.event_no})
+        for seat in (first, second):
+            offer = await _next(seat, "draw_offered")
+            assert (offer["agreed"], offer["declined"]) == ([1], None), offer
+            await seat.close()
+        return table_id
+
+    table_id = asyncio.run(run())
+    assert _draws(a, table_id) == []
+
+
+def test_a_move_on_one_process_ends_the_offer_on_the_other(pair: tuple[Server, Server]) -> None:
+    """Seat 0 (on a) offers; the seat to act moves; seat 1's agreement (on b) is then a new offer, which a spectator
+    saying hello on a hears after its catch-up."""
+    a, b = pair
+
+    async def run() -> str:
+        table_id, (first, second) = await _duel_in_play(a, b)
+        await first.send({"type": "draw", "agree": True, "last_seen": first.event_no})
+        for seat in (first, second):
+            assert (await _next(seat, "draw_offered"))["agreed"] == [0]
+        mover = first if first.my_turn() else second
+        await mover.play_one()
+        for seat in (first, second):
+            await seat.update()
+        await second.send({"type": "draw", "agree": True, "last_seen": second.event_no})
+        for seat in (first, second):
+            offer = await _next(seat, "draw_offered")
+            assert (offer["agreed"], offer["event_no"]) == ([1], second.event_no), offer
+        watcher = Seat(f"{a.ws}/ws/tables/{table_id}", None, None)
+        await watcher.connect()
+        assert (await watcher.update())["resync"]
+        offer = await _next(watcher, "draw_offered")
+        assert (offer["agreed"], offer["event_no"]) == ([1], second.event_no), offer
+        for seat in (first, second, watcher):
+            await seat.close()
+        return table_id
+
+    table_id = asyncio.run(run())
+    assert _draws(a, table_id) == []
+
+
+async def _presence_until(seat: Seat, connected: list[bool], seconds: float = 20) -> dict[str, Any]:
+    """Read ``seat``'s messages until a ``presence`` shows the seats connected as ``connected``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no presence with {connected} within {seconds} s: {seat.presences[-1:]}"
+        try:
+            message = await seat.presence(min(left, 10))
+        except TimeoutError:
+            continue
+        if [info["connected"] for info in message["seats"]] == connected:
+            return message
+
+
+def test_a_player_connected_to_another_process_reads_as_connected(pair: tuple[Server, Server]) -> None:
+    """Seat 1 connected to b shows connected to seat 0 on a (presence, and a resync there), and away once it closes."""
+    a, b = pair
+    table_id = _create(a, join=False)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+
+    async def run() -> None:
+        first = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
+        await first.connect()
+        second = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
+        await second.connect()
+        await _presence_until(first, [True, True])
+        watcher = Seat(f"{a.ws}/ws/tables/{table_id}", None, None)
+        welcome = await watcher.connect()
+        assert [seat["connected"] for seat in welcome["table"]["seats"]] == [True, True]
+        assert [seat["connected"] for seat in (await watcher.update())["seats"]] == [True, True]
+        await second.close()
+        await _presence_until(first, [True, False])
+        await _presence_until(watcher, [True, False])
+        for seat in (first, watcher):
+            await seat.close()
+
+    asyncio.run(run())
+
+
+def test_the_players_of_a_killed_process_read_as_away_in_time() -> None:
+    """docs/deploy.md: with TRUMPS_PRESENCE_SECONDS 0.5, seat 1 connected to b reads as away on a once b is killed
+    (within 3 times that, and a half: polled here with a generous deadline)."""
+    database = fresh_database()
+    a, b = (Server(database, **FAST, TRUMPS_PRESENCE_SECONDS="0.5") for _ in "ab")
+    try:
+        a.start(), b.start()
+        table_id = _create(a, join=False)["table"]["id"]
+        tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+
+        async def run() -> None:
+            first = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
+            await first.connect()
+            second = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
+            await second.connect()
+            await _presence_until(first, [True, True])
+            await asyncio.sleep(2)  # a few refreshes, each counted anew: still connected (no message checked here)
+            b.kill()
+            await _presence_until(first, [True, False])
+            status, info = a.get(f"/api/tables/{table_id}")
+            assert status == 200 and [seat["connected"] for seat in info["seats"]] == [True, False], info
+            await first.close()
+
+        asyncio.run(run())
+    finally:
+        a.stop(), b.stop()
+        drop_database(database)
+
+
+def test_the_lobby_counts_the_spectators_of_every_process(pair: tuple[Server, Server]) -> None:
+    """Spectators watching on b, then on a too: both lobbies count them all; one gone, both count one less."""
+    a, b = pair
+    table_id = _create(a, join=False)["table"]["id"]
+
+    def counted(*expected: int) -> bool:
+        return [(_listed(server, table_id) or {}).get("spectators") for server in (a, b)] == list(expected)
+
+    async def run() -> None:
+        on_b = Seat(f"{b.ws}/ws/tables/{table_id}", None, None)
+        await on_b.connect()
+        await asyncio.to_thread(_until, lambda: counted(1, 1), "both lobbies count the spectator on b")
+        on_a = Seat(f"{a.ws}/ws/tables/{table_id}", None, None)
+        await on_a.connect()
+        await asyncio.to_thread(_until, lambda: counted(2, 2), "both lobbies count both spectators")
+        await on_b.close()
+        await asyncio.to_thread(_until, lambda: counted(1, 1), "both lobbies count the spectator on a")
+        await on_a.close()
+        await asyncio.to_thread(_until, lambda: counted(0, 0), "nobody watches")
+
+    asyncio.run(run())
