@@ -420,9 +420,9 @@ def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Ser
         c.stop()
 
 
-async def _finished_duel(a: Server, b: Server) -> tuple[str, list[str]]:
+async def _finished_duel(a: Server, b: Server, *, stay: bool = False) -> tuple[str, list[str], list[Seat]]:
     """A duel made on a whose one-hand match is over (seat 0 resigned), seat 0 played through a, seat 1 through b: its
-    id and the two seats' tokens."""
+    id, the two seats' tokens and their connections (closed, unless they ``stay``)."""
     table_id = _create(a, join=False, match_hands=1)["table"]["id"]
     tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
     seats = [Seat(f"{server.ws}/ws/tables/{table_id}", tokens[n], n) for n, server in enumerate((a, b))]
@@ -434,8 +434,9 @@ async def _finished_duel(a: Server, b: Server) -> tuple[str, list[str]]:
     for seat in seats:
         while not (seat.last and seat.last["score"]["match_over"]):
             await seat.update()
-        await seat.close()
-    return table_id, tokens
+        if not stay:
+            await seat.close()
+    return table_id, tokens, seats
 
 
 def test_both_players_ask_for_a_rematch_at_once_on_two_processes_and_one_table_is_made(
@@ -447,17 +448,7 @@ def test_both_players_ask_for_a_rematch_at_once_on_two_processes_and_one_table_i
     a, b = pair
 
     async def round_of(started: float) -> None:
-        table_id = _create(a, join=False, match_hands=1)["table"]["id"]
-        tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
-        seats = [Seat(f"{server.ws}/ws/tables/{table_id}", tokens[n], n) for n, server in enumerate((a, b))]
-        for seat in seats:
-            await seat.connect()
-        dealt = lambda seat: bool(seat.last and seat.last["view"] and seat.last["view"]["phase"] == "lead")  # noqa: E731
-        await play_until(seats, dealt)
-        await seats[0].send({"type": "resign", "last_seen": seats[0].event_no})
-        for seat in seats:
-            while not (seat.last and seat.last["score"]["match_over"]):
-                await seat.update()
+        table_id, tokens, seats = await _finished_duel(a, b, stay=True)
         start = threading.Barrier(2)
 
         def ask(server: Server, token: str) -> tuple[int, dict[str, Any]]:
@@ -516,7 +507,7 @@ def test_a_seat_kept_for_a_rematch_is_refused_on_every_process_and_its_player_wi
     async def round_of(n: int) -> None:
         maker, other = (a, b) if n % 2 == 0 else (b, a)
         stranger, holder = other, (a, b)[(n // 2) % 2]
-        table_id, tokens = await _finished_duel(a, b)
+        table_id, tokens, _ = await _finished_duel(a, b)
         status, made = maker.post(f"/api/tables/{table_id}/rematch", {"token": tokens[0]})
         assert status == 200 and made["created"], made
         new_id = made["table"]["id"]
@@ -561,7 +552,7 @@ def test_a_player_leaving_the_finished_table_frees_their_kept_seat_for_every_pro
     """Seat 1 leaves the finished table through b after seat 0's rematch made the new table on a: the kept seat is
     freed there (committed, so a's join takes it at once), and b's lobby shows it open."""
     a, b = pair
-    table_id, tokens = asyncio.run(_finished_duel(a, b))
+    table_id, tokens, _ = asyncio.run(_finished_duel(a, b))
     new_id = a.post(f"/api/tables/{table_id}/rematch", {"token": tokens[0]})[1]["table"]["id"]
     assert b.post(f"/api/tables/{new_id}/join", {"seat": 1})[1]["code"] == "seat_held"
     status, left = b.post(f"/api/tables/{table_id}/leave", {"token": tokens[1]})
@@ -580,7 +571,7 @@ def test_every_process_ends_a_hold_at_the_time_stored_with_the_table() -> None:
     a, b = Server(database, **FAST, TRUMPS_REMATCH_HOLD_SECONDS="1"), Server(database, **FAST)
     try:
         a.start(), b.start()
-        table_id, tokens = asyncio.run(_finished_duel(a, b))
+        table_id, tokens, _ = asyncio.run(_finished_duel(a, b))
         made = a.post(f"/api/tables/{table_id}/rematch", {"token": tokens[0]})[1]
         new_id, until = made["table"]["id"], made["table"]["seats"][1]["held_until"]
         assert until is not None and until <= time.time() + 1
