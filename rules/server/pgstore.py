@@ -81,6 +81,14 @@ _MARKS = ('"type": "seat_', '"type": "hand_started"', '"c":', '"f":', '"s":', '"
 """What a notice holds when more than its event number matters: the lobby entry of a table held elsewhere needs
 it, or it tells of a table's lead or draw offer."""
 
+_DRAW_COLUMNS = "draw_event, draw_agreed, draw_declined, draw_seq"
+"""A table's stored draw offer (migration 4), as :func:`_draw_offer` reads it."""
+
+
+def _draw_offer(row: Any) -> DrawOffer:
+    return DrawOffer(int(row[0]), tuple(row[1]), row[2], int(row[3]))
+
+
 WRITERS = 4
 """Group commits in flight at once per process (each on a pooled connection)."""
 BATCH = 500
@@ -522,8 +530,7 @@ class PostgresStore:
             # snapshot taken after the wait), the table's last event: an agreement committed meanwhile is seen.
             row = await (
                 await conn.execute(
-                    "SELECT draw_event, draw_agreed, draw_declined, draw_seq FROM tables WHERE id = %s "
-                    "FOR NO KEY UPDATE",
+                    f"SELECT {_DRAW_COLUMNS} FROM tables WHERE id = %s FOR NO KEY UPDATE",
                     (table_id,),
                 )
             ).fetchone()
@@ -532,7 +539,7 @@ class PostgresStore:
             ).fetchone()
             if row is None or last is None or int(last[0]) != event_no:
                 raise StoreConflict(f"table {table_id} has an event after {event_no}")
-            stored = DrawOffer(int(row[0]), tuple(row[1]), row[2], int(row[3]))
+            stored = _draw_offer(row)
             agreed, declined, event = decide(stored if stored.event_no == event_no else None)
             if event is not None:  # as a group commit writes it (announced on commit); a taken number writes nothing
                 cursor = await conn.execute(_APPEND, ([table_id], [event_no + 1], [json.dumps(event)]))
@@ -551,13 +558,11 @@ class PostgresStore:
     async def draw_offer(self, table_id: str) -> DrawOffer | None:
         async with self._connection() as conn:
             row = await (
-                await conn.execute(
-                    "SELECT draw_event, draw_agreed, draw_declined, draw_seq FROM tables WHERE id = %s", (table_id,)
-                )
+                await conn.execute(f"SELECT {_DRAW_COLUMNS} FROM tables WHERE id = %s", (table_id,))
             ).fetchone()
         if row is None or not row[3]:
             return None
-        return DrawOffer(int(row[0]), tuple(row[1]), row[2], int(row[3]))
+        return _draw_offer(row)
 
     async def tell_presence(self, origin: str, tables: dict[str, tuple[list[int], int]], lasts: float) -> None:
         notes: list[str] = []
