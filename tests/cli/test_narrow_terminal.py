@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 
 import pytest
 from rich.console import Console
 
 from rules.cli.session import Quit, Session, help_text
+from rules.cli.terminal import reflow
 from rules.events import Position
 from rules.game import Game
 from rules.locale import LANGUAGES, use_language
@@ -53,3 +55,16 @@ def test_the_help_keeps_its_indents_when_the_terminal_is_narrower_than_its_lines
         shown = lines[start + 1 :]
         section = shown[: next((i for i, line in enumerate(shown) if not line.startswith(" ")), len(shown))]
         assert " ".join(" ".join(section).split()) == " ".join(" ".join(rest).split()), (heading, lines)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_number_and_its_percent_sign_stay_on_one_line_at_any_width(lang: str) -> None:
+    use_language(lang)
+    try:
+        text = help_text()
+    finally:
+        use_language("en")
+    for width in range(40, 121):
+        lines = reflow(text, width).split("\n")
+        for line, after in itertools.pairwise(lines):
+            assert not (line.rstrip()[-1:].isdigit() and after.lstrip().startswith("%")), (width, line, after)
