@@ -3,9 +3,10 @@
 The position is the one at the end of LOG, or the one where move N is to be played (``--move``, counted as
 ``trumps play`` counts them: leads, beats, second cards and takes, from 1); ``--all`` values every move of
 the game, the evaluation the analysis board draws (:mod:`rules.analysis`, with the board's budget per
-position unless ``--seconds`` says otherwise). Repetition counts start at each position evaluated (see
-:mod:`rules.players.solver`). Exact values are ``1`` win, ``0`` draw, ``-1`` loss. When the solver finds no
-exact value within ``--seconds``, the answer is an estimate from playouts, as on the board.
+position unless ``--seconds`` says otherwise). Values are the game's, its repetitions counted (see
+:mod:`rules.analysis`). Exact values are ``1`` win, ``0`` draw, ``-1`` loss. When the solver finds no exact
+value within ``--seconds`` (or the game's repetitions leave it open), the answer is an estimate from playouts,
+as on the board.
 
 Moves are listed best first, cards written as the game writes them (``8♥``); ``--json`` keeps the log's
 codes (``8H``). While it searches, a line on standard error (at a terminal) says how long and how far.
