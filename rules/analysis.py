@@ -57,6 +57,9 @@ plies as a rule, and every game ends: a third occurrence of a position draws).""
 PLAYOUT_NOISE = ROLLOUT_NOISE
 """How often a playout plays a random move instead of the greedy one: as MCTS's rollouts do."""
 
+REPEATED = "a position has come up twice in this game, and the solver does not count a third time"
+"""The ``reason`` of an estimate made because the game's repetitions leave the solver's value open."""
+
 Kind = Literal["exact", "estimate", "over", "none"]
 
 
@@ -161,7 +164,7 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
                 return Evaluation(
                     "exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled
                 )
-            reason = "a position has come up twice in this game, and the solver does not count a third time"
+            reason = REPEATED
     return _estimate(game, real, events, playouts, reason)
 
 

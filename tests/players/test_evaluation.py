@@ -10,10 +10,12 @@ import random
 from pathlib import Path
 
 from test_solver import brute_force_value
+from typer.testing import CliRunner
 
 from rules import core
 from rules.analysis import Evaluation, evaluate
 from rules.cards import CODES
+from rules.cli import app
 from rules.events import Position, SeenPosition
 from rules.game import Game
 from rules.log import read_log
@@ -131,3 +133,12 @@ def test_an_exact_value_with_every_move_open_still_lists_best_and_moves() -> Non
     answer = Evaluation("exact", 0, [0.5, 0.5], value=0, unsettled=moves).as_dict()
     assert answer["best"] == [] and answer["moves"] == [] and len(answer["unsettled"]) == len(moves)
     assert "best" not in Evaluation("over", None, [0.5, 0.5]).as_dict()
+
+
+def test_trumps_solve_says_a_repetition_left_the_value_open_not_its_time() -> None:
+    """Move 5 of the vector: its position came up twice before, and the solver's win may be a draw here. The
+    answer is an estimate, and says why: not "no exact value within 60 s", which the solver did not need."""
+    result = CliRunner().invoke(app, ["solve", str(VECTORS / "position_with_seen_history.jsonl"), "--move", "5"])
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert "come up twice" in first and "within" not in first and "estimate" in first, first
