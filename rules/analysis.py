@@ -62,6 +62,11 @@ REPEATED = "a position has come up twice in this game, and the solver does not c
 
 Kind = Literal["exact", "estimate", "over", "none"]
 
+ReasonCode = Literal["", "blind", "not_dealt", "duel_only", "not_asked", "budget", "repeated"]
+"""Why there is no exact value, for a program (``reason_code``; ``reason`` says it in English): the trumps are
+chosen blind, the cards are not dealt, three or four players, no solver asked, the solver's budget spent, or the
+game's repetitions (:data:`REPEATED`)."""
+
 
 @dataclass(frozen=True)
 class MoveValue:
@@ -87,6 +92,8 @@ class Evaluation:
     """``estimate`` only: how many playouts the scores come from."""
     reason: str = ""
     """Why the value is an estimate, or why there is nothing to evaluate."""
+    reason_code: ReasonCode = ""
+    """The same as a code (see :data:`ReasonCode`)."""
     pick: Event | None = None
     """``exact`` only: the solver's choice among the best moves (among wins, the quickest)."""
     unsettled: list[Event] = field(default_factory=list)
@@ -122,6 +129,7 @@ class Evaluation:
             result["unsettled"] = [event_dict(move) for move in self.unsettled]
         if self.reason:
             result["reason"] = self.reason
+            result["reason_code"] = self.reason_code
         return result
 
 
@@ -142,17 +150,21 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
             return Evaluation("over", None, [0.5] * players)
         return Evaluation("over", None, [0.0 if seat == outcome.loser else 1.0 for seat in range(players)])
     if game.phase in ("trump_choice", "deal"):
-        reason = "the trumps are chosen blind" if game.phase == "trump_choice" else "the cards are not dealt yet"
-        return Evaluation("none", game.to_act, [], reason=reason)
+        if game.phase == "trump_choice":
+            return Evaluation("none", game.to_act, [], reason="the trumps are chosen blind", reason_code="blind")
+        return Evaluation("none", game.to_act, [], reason="the cards are not dealt yet", reason_code="not_dealt")
     state = search_state(game)
     real = game.core_state()  # with the repetitions the game has had
     events = {move_of(event): event for event in game.legal_moves()}
     reason = "the solver handles the duel only"
+    code: ReasonCode = "duel_only"
+    if players == 2:
+        reason, code = "no solver asked", "not_asked"
     if players == 2 and solver is not None:
         try:
             solution = _with_history(real, solver.solve(state))
         except SolverLimit:
-            reason = f"the solver found no exact value within {_budget(solver)}"
+            reason, code = f"the solver found no exact value within {_budget(solver)}", "budget"
         else:
             if solution is not None:
                 seat = state.to_act
@@ -164,8 +176,8 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
                 return Evaluation(
                     "exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled
                 )
-            reason = REPEATED
-    return _estimate(game, real, events, playouts, reason)
+            reason, code = REPEATED, "repeated"
+    return _estimate(game, real, events, playouts, reason, code)
 
 
 def _with_history(real: core.State, solution: Solution) -> Solution | None:
@@ -217,7 +229,9 @@ def _budget(solver: Solver) -> str:
     return f"{solver.max_nodes} positions"
 
 
-def _estimate(game: Game, state: core.State, events: dict[int, Event], playouts: int, reason: str) -> Evaluation:
+def _estimate(
+    game: Game, state: core.State, events: dict[int, Event], playouts: int, reason: str, code: ReasonCode
+) -> Evaluation:
     """Scores from playouts: each legal move is played, then the game is played to its end by the rollout policy."""
     seat = state.to_act
     players = game.rules.players
@@ -238,7 +252,7 @@ def _estimate(game: Game, state: core.State, events: dict[int, Event], playouts:
         if not best or means[seat] > best[seat]:
             best = means
     # The seat to act picks its best move: the position is worth what that move is worth.
-    return Evaluation("estimate", seat, best, moves=moves, samples=each * len(events), reason=reason)
+    return Evaluation("estimate", seat, best, moves=moves, samples=each * len(events), reason=reason, reason_code=code)
 
 
 def _playout(state: core.State, rng: random.Random) -> list[float]:
