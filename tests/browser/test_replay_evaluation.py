@@ -8,6 +8,7 @@ Where an answer of the server's depends on its solver's half second, the page is
 from __future__ import annotations
 
 import json
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,20 @@ def test_a_failed_evaluation_says_why_and_can_be_asked_again(server: Server, pag
     failing = False
     box.locator(".ask-again").click()
     expect(box).to_have_attribute("data-kind", "over", timeout=30_000)
+
+
+def test_a_hand_a_table_has_not_had_is_not_called_a_missing_table(server: Server, page: Page) -> None:
+    """The server answers ``not_found`` for a table it does not have and for a hand a table has not had. The page
+    tells them apart, in every language (the English of the server's message said it in English only)."""
+    request = urllib.request.Request(
+        f"{server.url}/api/tables", data=json.dumps({"players": 2}).encode(), method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        table = json.loads(response.read())["table"]["id"]
+    page.add_init_script("localStorage.setItem('trumps.lang', 'ru')")
+    page.goto(f"{server.url}/replay?table={table}&hand=1")
+    expect(page.locator(".opener .problem")).to_have_text(
+        "Не удалось получить запись этой партии: за этим столом ещё нет партии 1"
+    )
+    page.goto(f"{server.url}/replay?table=nosuchtable&hand=1")
+    expect(page.locator(".opener .problem")).to_contain_text("Такого стола нет")

@@ -133,7 +133,9 @@ class ReplayBoard {
         seatNames = await tableSeatNames(this.source.table);
         await this.open(text);
       } catch (error) {
-        this.showOpener(t("replay.no_hand", { reason: refusal(error) }));
+        // not_found answers both "no such table" and "no such hand": a table that is there has not had this hand.
+        const hand = error.code === "not_found" && (await tableSeatNames(this.source.table)) !== null;
+        this.showOpener(t("replay.no_hand", { reason: hand ? t("replay.no_such_hand", { hand: this.source.hand }) : refusal(error) }));
       }
       return;
     }
