@@ -107,3 +107,12 @@ def test_a_hand_a_table_has_not_had_is_not_called_a_missing_table(server: Server
     )
     page.goto(f"{server.url}/replay?table=nosuchtable&hand=1")
     expect(page.locator(".opener .problem")).to_contain_text("Такого стола нет")
+
+
+def test_a_file_that_is_not_utf8_is_refused_at_its_line_as_trumps_replay_refuses_it(server: Server, page: Page) -> None:
+    """``trumps replay`` refuses a log whose line is not UTF-8 (log format §L1); the browser would read the bad byte
+    as U+FFFD and the server would then replay another log, here a valid one."""
+    log = b'{"type":"start"}\n{"type":"choose_trump","seat":1,"suit":"H","note":"caf\xe9"}\n'
+    page.goto(f"{server.url}/replay")
+    page.set_input_files(".file-input", files=[{"name": "game.jsonl", "mimeType": "text/plain", "buffer": log}])
+    expect(page.locator(".opener .problem")).to_have_text("This log cannot be replayed: Line 2 is not UTF-8 text.")

@@ -60,8 +60,35 @@ function moveWords(event) {
  * (which names the line) for English readers, the code's message for the others.
  */
 function refusal(error) {
+  if (error.utf8) return t("replay.not_utf8", { line: error.line });
   if (language() === "en" && error.message) return error.message;
   return error.code === "bad_log" && error.line ? t("error.bad_log_line", { line: error.line }) : errorText(error);
+}
+
+/**
+ * A log file's text; a file that is not UTF-8 is refused naming its first such line, as trumps replay refuses it
+ * (file.text() would put U+FFFD in place of the bad bytes, and the server would read another log).
+ */
+async function fileText(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  try {
+    return strict.decode(bytes);
+  } catch {
+    let line = 1;
+    let start = 0;
+    for (let at = 0; at <= bytes.length; at += 1) {
+      if (at < bytes.length && bytes[at] !== 10) continue;
+      try {
+        strict.decode(bytes.subarray(start, at));
+      } catch {
+        break;
+      }
+      line += 1;
+      start = at + 1;
+    }
+    throw Object.assign(new Error(""), { code: "bad_log", line, utf8: true });
+  }
 }
 
 /** The catalog's sentence for each `reason_code` of an evaluation (docs/protocol.md; its `reason` is English prose). */
@@ -164,7 +191,7 @@ class ReplayBoard {
     const picker = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson,text/plain", class: "file-input", "aria-label": t("replay.pick") });
     picker.addEventListener("change", async () => {
       const file = picker.files?.[0];
-      if (file) await this.open(await file.text());
+      if (file) await this.openFile(file);
     });
     const pickLabel = h("label", { class: "btn small" }, t("replay.pick"), picker);
     const zone = h("div", { class: "drop-zone", tabindex: "0" }, h("p", {}, t("replay.drop"), " ", pickLabel));
@@ -177,7 +204,8 @@ class ReplayBoard {
       event.preventDefault();
       zone.classList.remove("over");
       const file = event.dataTransfer?.files?.[0];
-      const text = file ? await file.text() : event.dataTransfer?.getData("text/plain");
+      if (file) return this.openFile(file);
+      const text = event.dataTransfer?.getData("text/plain");
       if (text) await this.open(text);
     });
     const area = h("textarea", { class: "paste", rows: "6", spellcheck: "false", "aria-label": t("replay.paste"), placeholder: '{"type":"start","format":1,"players":2,"dealer":0}' });
@@ -193,6 +221,17 @@ class ReplayBoard {
         area,
         h("p", {}, open)),
     );
+  }
+
+  async openFile(file) {
+    let text;
+    try {
+      text = await fileText(file);
+    } catch (error) {
+      this.showOpener(t("replay.bad_log", { reason: refusal(error) }));
+      return;
+    }
+    await this.open(text);
   }
 
   async open(text, { quiet = false } = {}) {
