@@ -7,9 +7,10 @@ What the analysis board (``/replay``) and ``trumps solve`` show for a position:
   The value is exact as soon as it is proven (a winning move found, or a draw with the other
   seat refuted), even if some moves are not settled yet: those are listed as ``unsettled``;
 * ``estimate``: the solver gave up (or the game has three or four players, which it does not
-  handle): each move's expected score from playouts, the greedy-with-noise games the search
-  players (:mod:`rules.players.mcts`) finish their searches with, from this exact position
-  (every hand known, as in a replay), labelled with their number;
+  handle, or the game's repetitions leave its value open, below): each move's expected score
+  from playouts, games played to their end with the greedy-with-noise policy of the search
+  players' rollouts (:func:`rules.players.greedy.noisy_move`), from this exact position (every
+  hand known, as in a replay, and the repetitions the game has had), labelled with their number;
 * ``over``: the game is over; its result;
 * ``none``: nothing to evaluate yet (the trumps are chosen blind, then the cards are dealt).
 
@@ -18,7 +19,12 @@ exact value ``v`` is the score ``(v + 1) / 2``; a move's estimated score is its 
 a position's estimate is that of its best move for the seat to act.
 Playouts are seeded by the position, so an estimate is the same each time it is asked for.
 
-Repetition counts start at the position evaluated (see :mod:`rules.players.solver`).
+The solver's values count repetitions from the position evaluated (see :mod:`rules.players.solver`),
+which is the game's value as long as no position of the game has come up twice: a third time would
+draw. Once one has, a solver's win or loss may be a draw in this game (a draw stays a draw: more
+ways to draw help neither seat win), so only what the game's own history settles stays exact: a
+move that ends the game at once (a third occurrence among them) by its result, a move the solver
+values a draw, and the position's value when those decide it (:func:`_with_history`).
 """
 
 from __future__ import annotations
@@ -31,9 +37,10 @@ from typing import Any, Literal
 from rules import core
 from rules.events import Event, event_dict
 from rules.game import Game
+from rules.players.greedy import noisy_move
 from rules.players.knowledge import move_of
-from rules.players.mcts import rollout
-from rules.players.solver import Solver, SolverLimit
+from rules.players.mcts import ROLLOUT_NOISE
+from rules.players.solver import Solution, Solver, SolverLimit
 
 SOLVER_SECONDS = 0.5
 """The board's budget for the exact value of one position (``trumps solve`` has its own, ``--seconds``)."""
@@ -43,7 +50,22 @@ PLAYOUTS = 240
 
 PLAYOUTS_PER_MOVE = 24
 
+PLAYOUT_PLIES = 10_000
+"""A playout still going after this many plies is counted a draw (noisy greedy play ends a duel within a few hundred
+plies as a rule, and every game ends: a third occurrence of a position draws)."""
+
+PLAYOUT_NOISE = ROLLOUT_NOISE
+"""How often a playout plays a random move instead of the greedy one: as MCTS's rollouts do."""
+
+REPEATED = "a position has come up twice in this game, and the solver does not count a third time"
+"""The ``reason`` of an estimate made because the game's repetitions leave the solver's value open."""
+
 Kind = Literal["exact", "estimate", "over", "none"]
+
+ReasonCode = Literal["", "blind", "not_dealt", "duel_only", "not_asked", "budget", "repeated"]
+"""Why there is no exact value, for a program (``reason_code``; ``reason`` says it in English): the trumps are
+chosen blind, the cards are not dealt, three or four players, no solver asked, the solver's budget spent, or the
+game's repetitions (:data:`REPEATED`)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +92,8 @@ class Evaluation:
     """``estimate`` only: how many playouts the scores come from."""
     reason: str = ""
     """Why the value is an estimate, or why there is nothing to evaluate."""
+    reason_code: ReasonCode = ""
+    """The same as a code (see :data:`ReasonCode`)."""
     pick: Event | None = None
     """``exact`` only: the solver's choice among the best moves (among wins, the quickest)."""
     unsettled: list[Event] = field(default_factory=list)
@@ -94,7 +118,7 @@ class Evaluation:
             result["value"] = self.value
         if self.kind == "estimate":
             result["samples"] = self.samples
-        if self.moves:
+        if self.kind in ("exact", "estimate"):
             result["best"] = [event_dict(move) for move in self.best]
             result["moves"] = [
                 {"move": event_dict(entry.move), "value": entry.value}
@@ -105,6 +129,7 @@ class Evaluation:
             result["unsettled"] = [event_dict(move) for move in self.unsettled]
         if self.reason:
             result["reason"] = self.reason
+            result["reason_code"] = self.reason_code
         return result
 
 
@@ -125,25 +150,77 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
             return Evaluation("over", None, [0.5] * players)
         return Evaluation("over", None, [0.0 if seat == outcome.loser else 1.0 for seat in range(players)])
     if game.phase in ("trump_choice", "deal"):
-        reason = "the trumps are chosen blind" if game.phase == "trump_choice" else "the cards are not dealt yet"
-        return Evaluation("none", game.to_act, [], reason=reason)
+        if game.phase == "trump_choice":
+            return Evaluation("none", game.to_act, [], reason="the trumps are chosen blind", reason_code="blind")
+        return Evaluation("none", game.to_act, [], reason="the cards are not dealt yet", reason_code="not_dealt")
     state = search_state(game)
+    real = game.core_state()  # with the repetitions the game has had
     events = {move_of(event): event for event in game.legal_moves()}
     reason = "the solver handles the duel only"
+    code: ReasonCode = "duel_only"
+    if players == 2:
+        reason, code = "no solver asked", "not_asked"
     if players == 2 and solver is not None:
         try:
-            solution = solver.solve(state)
+            solution = _with_history(real, solver.solve(state))
         except SolverLimit:
-            reason = f"the solver found no exact value within {_budget(solver)}"
+            reason, code = f"the solver found no exact value within {_budget(solver)}", "budget"
         else:
-            seat = state.to_act
-            score = (solution.value + 1) / 2
-            scores = [score if other == seat else 1 - score for other in range(players)]
-            moves = [MoveValue(events[move], value) for move, value in solution.moves]
-            pick = None if solution.best is None else events[solution.best]
-            unsettled = [events[move] for move in solution.unsettled]
-            return Evaluation("exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled)
-    return _estimate(game, state, events, playouts, reason)
+            if solution is not None:
+                seat = state.to_act
+                score = (solution.value + 1) / 2
+                scores = [score if other == seat else 1 - score for other in range(players)]
+                moves = [MoveValue(events[move], value) for move, value in solution.moves]
+                pick = None if solution.best is None else events[solution.best]
+                unsettled = [events[move] for move in solution.unsettled]
+                return Evaluation(
+                    "exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled
+                )
+            reason, code = REPEATED, "repeated"
+    return _estimate(game, real, events, playouts, reason, code)
+
+
+def _with_history(real: core.State, solution: Solution) -> Solution | None:
+    """The solver's ``solution`` of the position ``real`` as the game's history has it; ``None`` if its value is open.
+
+    The solver counts repetitions from the position (its value ``V``); the game has its own history. While no
+    position of it has come up twice, each of its positions can come up once more without a draw, and ``V`` is the
+    game's value, a move's too (the solver's module shows why). Once one has, a third occurrence draws, so the game's
+    value is ``V`` or a draw: never a win where ``V`` is a loss, as a draw helps neither seat win, and a draw where
+    ``V`` is one. What stays settled: a move that ends the game (by its result: a third occurrence, going out), a
+    move of ``V`` 0; the position's value is settled when they decide it (one of them is worth as much as any open
+    move may be), and a position of ``V`` 0 is a draw.
+    """
+    if all(count < 2 for count in real.seen.values()):
+        return solution
+    seat = real.to_act
+    known = dict(solution.moves)
+    settled: dict[int, int] = {}
+    for move in core.legal_moves(real):
+        after = real.copy()
+        core.apply(after, move)
+        if after.outcome is not None:
+            settled[move] = int(core.returns(after)[seat])
+        elif known.get(move) == 0:
+            settled[move] = 0
+    legal = core.legal_moves(real)
+    # An open move is worth at most its solver value, or a draw; one the solver did not settle, at most the position's.
+    ceiling = max((max(known.get(move, solution.value), 0) for move in legal if move not in settled), default=-1)
+    floor = max(settled.values(), default=-1)
+    if solution.value == 0:
+        value = 0
+    elif settled and floor >= ceiling:
+        value = floor
+    else:
+        return None
+    best = [move for move in legal if settled.get(move) == value]
+    pick = solution.best if solution.best in best else (best[0] if best else None)
+    return Solution(
+        value=value,
+        best=pick,
+        moves=tuple((move, settled[move]) for move in legal if move in settled),
+        unsettled=tuple(move for move in legal if move not in settled),
+    )
 
 
 def _budget(solver: Solver) -> str:
@@ -152,8 +229,10 @@ def _budget(solver: Solver) -> str:
     return f"{solver.max_nodes} positions"
 
 
-def _estimate(game: Game, state: core.State, events: dict[int, Event], playouts: int, reason: str) -> Evaluation:
-    """Scores from playouts: each legal move is played, then the game is finished by the rollout policy."""
+def _estimate(
+    game: Game, state: core.State, events: dict[int, Event], playouts: int, reason: str, code: ReasonCode
+) -> Evaluation:
+    """Scores from playouts: each legal move is played, then the game is played to its end by the rollout policy."""
     seat = state.to_act
     players = game.rules.players
     rng = random.Random(int.from_bytes(hashlib.sha256(repr(state.key()).encode()).digest()[:8], "big"))
@@ -165,7 +244,7 @@ def _estimate(game: Game, state: core.State, events: dict[int, Event], playouts:
         for _ in range(each):
             work = state.copy()
             core.apply(work, move)
-            rewards = rollout(work, rng)
+            rewards = _playout(work, rng)
             for other in range(players):
                 totals[other] += (rewards[other] + 1) / 2
         means = [round(total / each, 3) for total in totals]
@@ -173,4 +252,16 @@ def _estimate(game: Game, state: core.State, events: dict[int, Event], playouts:
         if not best or means[seat] > best[seat]:
             best = means
     # The seat to act picks its best move: the position is worth what that move is worth.
-    return Evaluation("estimate", seat, best, moves=moves, samples=each * len(events), reason=reason)
+    return Evaluation("estimate", seat, best, moves=moves, samples=each * len(events), reason=reason, reason_code=code)
+
+
+def _playout(state: core.State, rng: random.Random) -> list[float]:
+    """Each seat's result (+1 win, 0 draw, -1 loss) of ``state`` played to its end by the rollout policy.
+
+    To its end, not for MCTS's :data:`~rules.players.mcts.ROLLOUT_PLIES` and then a guess from the hand sizes: an
+    estimate says what a seat scores, 1 a win, ½ a draw, 0 a loss."""
+    for _ply in range(PLAYOUT_PLIES):
+        if state.outcome is not None:
+            return core.returns(state)
+        core.apply(state, noisy_move(state, rng, PLAYOUT_NOISE))
+    return core.returns(state) if state.outcome is not None else [0.0] * state.players

@@ -3,9 +3,10 @@
 The position is the one at the end of LOG, or the one where move N is to be played (``--move``, counted as
 ``trumps play`` counts them: leads, beats, second cards and takes, from 1); ``--all`` values every move of
 the game, the evaluation the analysis board draws (:mod:`rules.analysis`, with the board's budget per
-position unless ``--seconds`` says otherwise). Repetition counts start at each position evaluated (see
-:mod:`rules.players.solver`). Exact values are ``1`` win, ``0`` draw, ``-1`` loss. When the solver finds no
-exact value within ``--seconds``, the answer is an estimate from playouts, as on the board.
+position unless ``--seconds`` says otherwise). Values are the game's, its repetitions counted (see
+:mod:`rules.analysis`). Exact values are ``1`` win, ``0`` draw, ``-1`` loss. When the solver finds no exact
+value within ``--seconds`` (or the game's repetitions leave it open), the answer is an estimate from playouts,
+as on the board.
 
 Moves are listed best first, cards written as the game writes them (``8♥``); ``--json`` keeps the log's
 codes (``8H``). While it searches, a line on standard error (at a terminal) says how long and how far.
@@ -129,10 +130,23 @@ def solve(
 
 
 def _print(evaluation: Evaluation, seconds: float) -> None:
+    from rules.analysis import REPEATED
+
     seat = evaluation.seat
     if evaluation.kind == "exact":
         assert evaluation.value is not None
         typer.echo(_(_EXACT[evaluation.value]).format(seat=seat, value=f"{evaluation.value:+d}"))
+    elif evaluation.reason == REPEATED:
+        assert seat is not None
+        typer.echo(
+            ngettext(
+                "seat {seat} to act: no exact value, since a position of this game has come up twice and a third "
+                "time draws; estimate: a score of about {score} (1 a win, ½ a draw) from {count} playout",
+                "seat {seat} to act: no exact value, since a position of this game has come up twice and a third "
+                "time draws; estimate: a score of about {score} (1 a win, ½ a draw) from {count} playouts",
+                evaluation.samples,
+            ).format(seat=seat, score=percent(evaluation.scores[seat]), count=evaluation.samples)
+        )
     else:
         assert seat is not None
         typer.echo(

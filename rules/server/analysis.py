@@ -69,7 +69,11 @@ _evaluations: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
 
 def _position_key(game: Game) -> tuple[Any, ...]:
-    return (game.header.model_dump_json(), game.phase, game.core_state().key() if game.to_act is not None else None)
+    """The position at the end of ``game`` and its history: the repetitions a game has had change its evaluation."""
+    if game.to_act is None:
+        return (game.header.model_dump_json(), game.phase, None, None)
+    state = game.core_state()
+    return (game.header.model_dump_json(), game.phase, state.key(), frozenset(state.seen.items()))
 
 
 def evaluate_log(text: str) -> dict[str, Any]:

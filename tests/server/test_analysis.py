@@ -146,3 +146,23 @@ def test_a_finished_hand_of_a_table_gives_its_log_and_an_unfinished_one_does_not
     assert (status, json.loads(text)["code"]) == (404, "not_found")
     status, page = _text(f"{server.http}/replay")
     assert status == 200 and "/static/js/replay.js" in page
+
+
+def test_a_position_is_evaluated_with_the_repetitions_of_its_own_game(server: Server) -> None:
+    """The same cards, seat and pile reached in a game where they came up twice before and in a game that starts
+    there: the take repeats the position a third time in the first, a draw, and loses in the second. Each log gets
+    its own answer, whichever the board was asked first."""
+    lines = (VECTORS / "position_with_seen_history.jsonl").read_text().splitlines()
+    fresh = (
+        lines[0]
+        + '\n{"type":"position","trumps":["S","H"],"hands":[["AS","7D"],["KH"]],"pile":["8D","9D","6C"],'
+        + '"to_act":1,"phase":"respond"}\n'
+    )
+    seen = "".join(line + "\n" for line in lines[:9])
+    assert read_log(fresh).state() == read_log(seen).state()
+    takes = []
+    for text in (fresh, seen):
+        status, found = server.post("/api/analysis", {"log": text})
+        assert status == 200 and found["kind"] == "exact" and found["value"] == 1, found
+        takes.append(next(entry["value"] for entry in found["moves"] if entry["move"]["type"] == "take"))
+    assert takes == [-1, 0]

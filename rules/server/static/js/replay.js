@@ -60,12 +60,50 @@ function moveWords(event) {
  * (which names the line) for English readers, the code's message for the others.
  */
 function refusal(error) {
+  if (error.utf8) return t("replay.not_utf8", { line: error.line });
   if (language() === "en" && error.message) return error.message;
   return error.code === "bad_log" && error.line ? t("error.bad_log_line", { line: error.line }) : errorText(error);
 }
 
-/** Why a position has no exact value, from the position itself (the server's reason is English prose). */
+/**
+ * A log file's text; a file that is not UTF-8 is refused naming its first such line, as trumps replay refuses it
+ * (file.text() would put U+FFFD in place of the bad bytes, and the server would read another log).
+ */
+async function fileText(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  try {
+    return strict.decode(bytes);
+  } catch {
+    let line = 1;
+    let start = 0;
+    for (let at = 0; at <= bytes.length; at += 1) {
+      if (at < bytes.length && bytes[at] !== 10) continue;
+      try {
+        strict.decode(bytes.subarray(start, at));
+      } catch {
+        break;
+      }
+      line += 1;
+      start = at + 1;
+    }
+    throw Object.assign(new Error(""), { code: "bad_log", line, utf8: true });
+  }
+}
+
+/** The catalog's sentence for each `reason_code` of an evaluation (docs/protocol.md; its `reason` is English prose). */
+const REASONS = {
+  blind: "replay.reason.blind",
+  not_dealt: "replay.reason.not_dealt",
+  duel_only: "replay.reason.duel_only",
+  budget: "replay.reason.no_exact",
+  repeated: "replay.reason.repeated",
+};
+
+/** Why a position has no exact value, in the page's language. */
 function reasonText(found, state) {
+  const key = REASONS[found.reason_code];
+  if (key) return t(key);
   if (found.kind === "none") return t(state.phase === "trump_choice" ? "replay.reason.blind" : "replay.reason.not_dealt");
   return t(state.hands.length > 2 ? "replay.reason.duel_only" : "replay.reason.no_exact");
 }
@@ -75,7 +113,12 @@ function sameMove(a, b) {
 }
 
 async function postJson(url, body) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let response;
+  try {
+    response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch {
+    throw Object.assign(new Error(""), { code: "offline" }); // no answer at all: the server is away (said as error.offline)
+  }
   const data = await response.json().catch(() => ({ message: response.statusText }));
   if (!response.ok) {
     const error = new Error(data.message || response.statusText);
@@ -93,6 +136,7 @@ class ReplayBoard {
     this.ply = 0;
     this.source = null; // {table, hand} for a hand of an online table, else null
     this.evaluations = new Map(); // ply -> evaluation
+    this.failures = new Map(); // ply -> the error that left it without an evaluation (shown, with a button to ask again)
     this.generation = 0; // bumped when another log is opened: stale answers are dropped
     this.playing = null; // {seat} while playing on against the computer
     this.onKey = (event) => this.key(event);
@@ -116,7 +160,9 @@ class ReplayBoard {
         seatNames = await tableSeatNames(this.source.table);
         await this.open(text);
       } catch (error) {
-        this.showOpener(t("replay.no_hand", { reason: refusal(error) }));
+        // not_found answers both "no such table" and "no such hand": a table that is there has not had this hand.
+        const hand = error.code === "not_found" && (await tableSeatNames(this.source.table)) !== null;
+        this.showOpener(t("replay.no_hand", { reason: hand ? t("replay.no_such_hand", { hand: this.source.hand }) : refusal(error) }));
       }
       return;
     }
@@ -145,7 +191,7 @@ class ReplayBoard {
     const picker = h("input", { type: "file", accept: ".jsonl,.json,.txt,application/x-ndjson,text/plain", class: "file-input", "aria-label": t("replay.pick") });
     picker.addEventListener("change", async () => {
       const file = picker.files?.[0];
-      if (file) await this.open(await file.text());
+      if (file) await this.openFile(file);
     });
     const pickLabel = h("label", { class: "btn small" }, t("replay.pick"), picker);
     const zone = h("div", { class: "drop-zone", tabindex: "0" }, h("p", {}, t("replay.drop"), " ", pickLabel));
@@ -158,7 +204,8 @@ class ReplayBoard {
       event.preventDefault();
       zone.classList.remove("over");
       const file = event.dataTransfer?.files?.[0];
-      const text = file ? await file.text() : event.dataTransfer?.getData("text/plain");
+      if (file) return this.openFile(file);
+      const text = event.dataTransfer?.getData("text/plain");
       if (text) await this.open(text);
     });
     const area = h("textarea", { class: "paste", rows: "6", spellcheck: "false", "aria-label": t("replay.paste"), placeholder: '{"type":"start","format":1,"players":2,"dealer":0}' });
@@ -176,6 +223,17 @@ class ReplayBoard {
     );
   }
 
+  async openFile(file) {
+    let text;
+    try {
+      text = await fileText(file);
+    } catch (error) {
+      this.showOpener(t("replay.bad_log", { reason: refusal(error) }));
+      return;
+    }
+    await this.open(text);
+  }
+
   async open(text, { quiet = false } = {}) {
     let replay;
     try {
@@ -190,6 +248,7 @@ class ReplayBoard {
     this.replay = replay;
     this.original = replay;
     this.evaluations = new Map();
+    this.failures = new Map();
     this.playing = null;
     this.layout();
     this.go(this.plyFromHash());
@@ -385,8 +444,10 @@ class ReplayBoard {
     return this.replay.lines.slice(0, ply + 1).join("\n") + "\n";
   }
 
+  /** The evaluation of `ply`; a busy server is asked again for half a minute, and a failure is kept to be shown. */
   async evaluate(ply, generation) {
     if (this.evaluations.has(ply)) return this.evaluations.get(ply);
+    let failure = null;
     for (let attempt = 0; attempt < 30; attempt += 1) {
       try {
         const result = await postJson("/api/analysis", { log: this.logUpTo(ply) });
@@ -394,10 +455,12 @@ class ReplayBoard {
         this.evaluations.set(ply, result);
         return result;
       } catch (error) {
-        if (error.code !== "busy") return null;
+        failure = error;
+        if (error.code !== "busy" || generation !== this.generation) break;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
+    if (generation === this.generation) this.failures.set(ply, failure);
     return null;
   }
 
@@ -413,12 +476,9 @@ class ReplayBoard {
   }
 
   async evaluateMissing(generation) {
-    let last = -1;
     while (generation === this.generation && this.replay) {
-      const missing = this.evaluations.has(this.ply) ? this.nextMissing() : this.ply;
+      const missing = this.waiting(this.ply) ? this.ply : this.nextMissing();
       if (missing === null) return;
-      if (missing === last && !this.evaluations.has(missing)) return; // the server could not evaluate it
-      last = missing;
       await this.evaluate(missing, generation);
       if (generation !== this.generation) return;
       if (missing === this.ply) this.drawEvaluation();
@@ -427,14 +487,30 @@ class ReplayBoard {
     }
   }
 
+  /** Whether `ply` is still to be evaluated: neither evaluated nor failed (a failure waits for "Ask again"). */
+  waiting(ply) {
+    return !this.evaluations.has(ply) && !this.failures.has(ply);
+  }
+
   nextMissing() {
-    for (let ply = 0; ply < this.replay.plies.length; ply += 1) if (!this.evaluations.has(ply)) return ply;
+    for (let ply = 0; ply < this.replay.plies.length; ply += 1) if (this.waiting(ply)) return ply;
     return null;
   }
 
   drawEvaluation() {
     const found = this.evaluations.get(this.ply);
-    this.evaluationBox.dataset.kind = found ? found.kind : "pending";
+    const failure = this.failures.get(this.ply);
+    this.evaluationBox.dataset.kind = found ? found.kind : failure ? "failed" : "pending";
+    if (!found && failure) {
+      const again = h("button", { type: "button", class: "btn small ask-again" }, t("replay.retry"));
+      again.addEventListener("click", () => {
+        this.failures.clear();
+        this.drawEvaluation();
+        this.evaluateAll(this.generation);
+      });
+      this.evaluationBox.replaceChildren(h("p", { class: "problem", role: "alert" }, t("replay.no_evaluation", { reason: errorText(failure) })), again);
+      return;
+    }
     if (!found) {
       this.evaluationBox.replaceChildren(h("p", { class: "dim" }, t("replay.analysing")));
       return;
@@ -452,14 +528,13 @@ class ReplayBoard {
     }
     const parts = [h("p", { class: "headline" }, headline)];
     if (found.best?.length) parts.push(h("p", { class: "best" }, t("replay.best", { moves: found.best.map(moveWords).join(", ") })));
-    if (found.moves?.length) {
-      const list = h("ul", { class: "move-values" });
-      for (const entry of found.moves) {
-        const value = found.kind === "exact" ? t(`replay.result.${entry.value}`) : percent(entry.value);
-        list.append(h("li", {}, `${moveWords(entry.move)}: ${value}`));
-      }
-      parts.push(list);
-    }
+    // Every move with its value; those the solver's half second left open last, "not settled" (the position's value
+    // is exact all the same).
+    const rows = [
+      ...(found.moves ?? []).map((entry) => [entry.move, found.kind === "exact" ? t(`replay.result.${entry.value}`) : percent(entry.value), {}]),
+      ...(found.unsettled ?? []).map((move) => [move, t("replay.unsettled"), { class: "unsettled" }]),
+    ];
+    if (rows.length) parts.push(h("ul", { class: "move-values" }, ...rows.map(([move, value, attrs]) => h("li", attrs, `${moveWords(move)}: ${value}`))));
     this.evaluationBox.replaceChildren(...parts);
   }
 
@@ -567,6 +642,7 @@ class ReplayBoard {
     // The positions after this one will be new: their evaluations are the new game's.
     this.savedEvaluations = this.evaluations;
     this.evaluations = new Map([...this.evaluations].filter(([ply]) => ply <= this.ply));
+    this.failures = new Map();
     this.generation += 1;
     this.replay = { ...this.replay, lines: this.replay.lines.slice(0, this.ply + 1), plies: this.replay.plies.slice(0, this.ply + 1) };
     this.playButton.textContent = t("replay.stop_playing");
@@ -579,6 +655,7 @@ class ReplayBoard {
     this.playing = null;
     this.replay = this.original;
     this.evaluations = this.savedEvaluations;
+    this.failures = new Map();
     this.generation += 1;
     this.evaluateAll(this.generation);
     this.playButton.textContent = t("replay.play_on");

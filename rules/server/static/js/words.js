@@ -118,7 +118,10 @@ export function notificationLine(note, seats, mySeat) {
     case "went_out":
       return about("note.went_out", note.seat, mySeat, seats, { place: placeWord(note.place) });
     case "game_over":
-      if (note.result === "draw") return t(note.reason === "repetition" ? "note.draw_repetition" : "note.draw_tie");
+      if (note.result === "draw") {
+        const draws = { repetition: "note.draw_repetition", agreement: "outcome.draw_agreement" };
+        return t(draws[note.reason] ?? "note.draw_tie");
+      }
       return about("note.lost", note.loser, mySeat, seats);
     default:
       return null;
