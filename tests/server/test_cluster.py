@@ -804,18 +804,24 @@ async def _presence_until(seat: Seat, connected: list[bool], seconds: float = 20
             return message
 
 
+async def _seated_on_two(a: Server, b: Server) -> tuple[str, Seat, Seat]:
+    """A duel made on a, seat 0 connected to a and seat 1 to b, once a tells seat 0 that both are connected."""
+    table_id = _create(a, join=False)["table"]["id"]
+    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
+    first = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
+    await first.connect()
+    second = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
+    await second.connect()
+    await _presence_until(first, [True, True])
+    return table_id, first, second
+
+
 def test_a_player_connected_to_another_process_reads_as_connected(pair: tuple[Server, Server]) -> None:
     """Seat 1 connected to b shows connected to seat 0 on a (presence, and a resync there), and away once it closes."""
     a, b = pair
-    table_id = _create(a, join=False)["table"]["id"]
-    tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
 
     async def run() -> None:
-        first = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
-        await first.connect()
-        second = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
-        await second.connect()
-        await _presence_until(first, [True, True])
+        table_id, first, second = await _seated_on_two(a, b)
         watcher = Seat(f"{a.ws}/ws/tables/{table_id}", None, None)
         welcome = await watcher.connect()
         assert [seat["connected"] for seat in welcome["table"]["seats"]] == [True, True]
@@ -836,15 +842,9 @@ def test_the_players_of_a_killed_process_read_as_away_in_time() -> None:
     a, b = (Server(database, **FAST, TRUMPS_PRESENCE_SECONDS="0.5") for _ in "ab")
     try:
         a.start(), b.start()
-        table_id = _create(a, join=False)["table"]["id"]
-        tokens = [a.post(f"/api/tables/{table_id}/join", {"seat": seat})[1]["token"] for seat in (0, 1)]
 
         async def run() -> None:
-            first = Seat(f"{a.ws}/ws/tables/{table_id}", tokens[0], 0)
-            await first.connect()
-            second = Seat(f"{b.ws}/ws/tables/{table_id}", tokens[1], 1)
-            await second.connect()
-            await _presence_until(first, [True, True])
+            table_id, first, _ = await _seated_on_two(a, b)
             await asyncio.sleep(2)  # a few refreshes, each counted anew: still connected (no message checked here)
             b.kill()
             await _presence_until(first, [True, False])
