@@ -111,7 +111,8 @@ def replay_plies(game: Game) -> dict[str, Any]:
     plies: list[dict[str, Any]] = [_ply(again, None, [])]
     for event in game.events:
         notifications = again.push(event)
-        plies.append(_ply(again, event_dict(event), [event_dict(note) for note in notifications]))
+        # The notifications as an update carries them (a game_over's loser and reason null, not left out).
+        plies.append(_ply(again, event_dict(event), [note.model_dump(mode="json") for note in notifications]))
     return {"header": event_dict(game.header), "lines": log_lines(game), "plies": plies}
 
 

@@ -10,6 +10,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import jsonschema
 import pytest
 from server_helpers import Seat, Server, hand_over, play_until
 
@@ -166,3 +167,22 @@ def test_a_position_is_evaluated_with_the_repetitions_of_its_own_game(server: Se
         assert status == 200 and found["kind"] == "exact" and found["value"] == 1, found
         takes.append(next(entry["value"] for entry in found["moves"] if entry["move"]["type"] == "take"))
     assert takes == [-1, 0]
+
+
+def test_a_replays_notifications_are_the_protocols_as_an_update_carries_them(server: Server) -> None:
+    """Each ply's notifications are those of the protocol (spec/protocol.schema.json: ``Took``, ``TurnPassed``,
+    ``GameOver`` ...), the same objects an update carries: a game over's ``loser`` and ``reason`` null where they
+    have no value, as its schema requires, not left out."""
+    schema = json.loads((VECTORS.parent / "protocol.schema.json").read_text())
+    kinds = {"took": "Took", "went_out": "WentOut", "game_over": "GameOver", "six_passed": "SixPassed"}
+    kinds["turn"] = "TurnPassed"
+    checked = set()
+    for name in ("full_game_duel.jsonl", "draw_by_agreement.jsonl", "full_game_three_players.jsonl"):
+        status, replay = server.post("/api/replay", {"log": (VECTORS / name).read_text()})
+        assert status == 200
+        for ply in replay["plies"]:
+            for note in ply["notifications"]:
+                definition = {"$ref": f"#/$defs/{kinds[note['type']]}", "$defs": schema["$defs"]}
+                jsonschema.validate(note, definition)
+                checked.add(note["type"])
+    assert checked == set(kinds)
