@@ -130,13 +130,11 @@ def solve(
 
 
 def _print(evaluation: Evaluation, seconds: float) -> None:
-    from rules.analysis import REPEATED
-
     seat = evaluation.seat
     if evaluation.kind == "exact":
         assert evaluation.value is not None
         typer.echo(_(_EXACT[evaluation.value]).format(seat=seat, value=f"{evaluation.value:+d}"))
-    elif evaluation.reason == REPEATED:
+    elif evaluation.reason_code == "repeated":
         assert seat is not None
         typer.echo(
             ngettext(

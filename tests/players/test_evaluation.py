@@ -7,6 +7,7 @@ had. An estimate is an expected score: playouts played to the end, each worth 1,
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from test_solver import brute_force_value
@@ -142,3 +143,27 @@ def test_trumps_solve_says_a_repetition_left_the_value_open_not_its_time() -> No
     assert result.exit_code == 0, result.output
     first = result.stdout.splitlines()[0]
     assert "come up twice" in first and "within" not in first and "estimate" in first, first
+
+
+def test_the_hint_says_a_repetition_left_the_value_open_not_its_time() -> None:
+    """The hint of the terminal game says why its value is an estimate as ``trumps solve`` does, in every language."""
+    from rules.cli.terminal import hint_text
+    from rules.locale import LANGUAGES, use_language
+
+    for events in range(1, 9):
+        game = _prefix("position_with_seen_history.jsonl", events)
+        found = evaluate(game, Solver(seconds=5))
+        if found.reason_code == "repeated":
+            break
+    else:
+        raise AssertionError("no position of the vector is left open by its repetitions")
+    hand = game.view(game.to_act).hand
+    assert "come up twice" in hint_text(found, hand, 1).plain
+    for lang in LANGUAGES:
+        use_language(lang)
+        try:
+            said = hint_text(found, hand, 1).plain
+            budget = hint_text(replace(found, reason_code="budget"), hand, 1).plain
+        finally:
+            use_language("en")
+        assert said != budget and " 1 " in budget and " 1 " not in said.replace("(1 ", ""), (lang, said)
