@@ -37,8 +37,22 @@ if TYPE_CHECKING:
 COUNT = "N"
 """The placeholder of a whole number that counts something (games, hands, players)."""
 
-_NAMED = {"seed": "SEED", "port": "PORT", "seat": "SEAT", "dealer": "SEAT"}
-"""Whole numbers that are not counts keep their own name."""
+_NAMED = {
+    "seed": "SEED",
+    "port": "PORT",
+    "seat": "SEAT",
+    "dealer": "SEAT",
+    "save": "FILE",
+    "computer_delay": "SECONDS",
+    "hello_timeout": "SECONDS",
+    "idle_table_seconds": "SECONDS",
+    "think": "SECONDS",
+    "log_level": "LEVEL",
+    "sync": "MODE",
+    "trusted_proxies": "ADDRESSES",
+}
+"""What a value is called where its option's own name would say it badly (``--save SAVE``,
+``--hello-timeout HELLO_TIMEOUT``); whole numbers that are not counts keep their own name."""
 
 
 class _CheckedWhenGiven:

@@ -6,12 +6,16 @@ import json
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from rules.cli import app
+from rules.cli.usage import readable
 
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +51,26 @@ def test_help_names_values_plainly(command: str) -> None:
     if command == "arena":
         assert "BOTS..." in done.stdout and "--games" in done.stdout and " N " in done.stdout
         assert "SEED" in done.stdout
+
+
+def _placeholders(command: Any, path: str = "trumps") -> Iterator[tuple[str, str, str]]:
+    for param in command.params:
+        if param.metavar is not None and not getattr(param, "is_flag", False):
+            yield path, param.name, param.metavar
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _placeholders(sub, f"{path} {name}")
+
+
+def test_every_value_in_the_help_is_named_by_what_it_is() -> None:
+    """``--save FILE``, ``--hello-timeout SECONDS``: never an option's own name repeated (``--save SAVE``)."""
+    command = typer.main.get_command(app)
+    readable(command)
+    words = {"N", "SEED", "PORT", "SEAT", "FILE", "SECONDS", "LEVEL", "MODE", "ADDRESSES", "LANG", "HOST", "URL"}
+    words |= {"RATE", "DB", "DIR", "LOG", "BOTS"}
+    named = {(path, name): placeholder for path, name, placeholder in _placeholders(command)}
+    assert {placeholder for placeholder in named.values()} <= words, named
+    assert named[("trumps play", "save")] == "FILE" and named[("trumps serve", "hello_timeout")] == "SECONDS"
+    assert len(named) > 30, named
 
 
 @pytest.mark.parametrize(
