@@ -89,6 +89,7 @@ class PerfectPlayer:
 
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
+            self._new_game(None)  # even if its trumps turn out as the last game's
             return choose_trump(view, self._rng)
         self.last_value = None
         if view.players == 2:
@@ -98,14 +99,18 @@ class PerfectPlayer:
             # bounds its own memory, keeping the proven wins this player steers by.)
             game = (tuple(view.trumps), tuple(view.out_of_play), state.must_beat)
             if game != self._game:
-                self.solver.clear()
-                self._game = game
-                self.proven_win = self._announced = self._to_announce = False
-                self._failed_at = self.probe_cards + 1
+                self._new_game(game)
             move = self._exact_move(state)
             if move is not None:
                 return event_of(view, move)
         return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds))
+
+    def _new_game(self, game: tuple[object, ...] | None) -> None:
+        """Forget the last game: what was proven, announced and failed at, and the solver's table."""
+        self.solver.clear()
+        self._game = game
+        self.proven_win = self._announced = self._to_announce = False
+        self._failed_at = self.probe_cards + 1
 
     def _exact_move(self, state: core.State) -> int | None:
         """The solver's move where it settles the position within this move's budget; ``None`` leaves it to MCTS."""

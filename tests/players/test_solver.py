@@ -306,6 +306,22 @@ def test_a_lost_position_settles_every_move_at_once() -> None:
         assert not solution.unsettled and {value for _, value in solution.moves} == {-1}
 
 
+def test_perfect_starts_each_hand_of_a_match_afresh_even_with_the_same_trumps() -> None:
+    """A win proven in one hand is no win of the next: after a trump choice the player announces a new proven win
+    again, though the trumps and the cards out of play are the last hand's (it went on taking the next hand for a
+    proven win, asking its solver for the full budget at every move and announcing nothing)."""
+    position = won_positions(1, cards=7)[0]
+    perfect = PerfectPlayer(seed=1, solver_cards=7, probe_cards=7, solver_seconds=10, mcts_seconds=None)
+    for hand in (1, 2):
+        game = Game.from_position(position)
+        perfect.choose(game.view(position.to_act))
+        assert perfect.announcement() == FORCED_WIN, hand
+        choosing = Game()
+        assert choosing.to_act is not None
+        perfect.choose(choosing.view(choosing.to_act))
+        assert not perfect.proven_win, hand
+
+
 def test_perfect_plays_a_lost_position_by_mcts_and_the_advice_says_the_value() -> None:
     rng = random.Random(12)
     found = drawn = 0
