@@ -66,3 +66,19 @@ def test_every_cited_clause_exists() -> None:
         }
     )
     assert not missing, "these clauses are cited but not defined: " + ", ".join(missing)
+
+
+def test_the_site_is_served_where_the_docs_say() -> None:
+    # mkdocs.yml moves `mkdocs serve` off port 8000, which is `trumps serve`'s: every line that runs it says so.
+    address = re.search(r"^dev_addr: *(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    assert address, "mkdocs.yml names no dev_addr"
+    wrong = [
+        f"{name}:{number}: {line.strip()}"
+        for name, text in tracked_texts().items()
+        if name.endswith(".md")
+        for number, line in enumerate(text.splitlines(), start=1)
+        if "mkdocs serve" in line
+        for served in re.findall(r"https?://([\w.]+:\d+)", line)
+        if served != address[1]
+    ]
+    assert not wrong, f"`mkdocs serve` answers at {address[1]}:\n" + "\n".join(wrong)
