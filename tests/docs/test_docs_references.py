@@ -82,3 +82,28 @@ def test_the_site_is_served_where_the_docs_say() -> None:
         if served != address[1]
     ]
     assert not wrong, f"`mkdocs serve` answers at {address[1]}:\n" + "\n".join(wrong)
+
+
+def test_the_docs_name_every_variable_that_chooses_the_language() -> None:
+    from rules.locale import language_from_environment
+
+    # Which of the usual locale variables the command line reads, asked of the code itself.
+    read = {
+        name
+        for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "LANG")
+        if language_from_environment({name: "cs_CZ.UTF-8"}) == "cs"
+    }
+    assert {"LANGUAGE", "LANG"} <= read
+    paragraphs = [
+        (name, paragraph)
+        for name, text in tracked_texts().items()
+        if name.endswith(".md")
+        for paragraph in re.split(r"\n\s*\n", text)
+        if "LANGUAGE" in paragraph
+    ]
+    assert any(name == "README.md" for name, _ in paragraphs)
+    wrong = {
+        name: sorted(read - set(re.findall(r"\b(?:LANGUAGE|LC_[A-Z]+|LANG)\b", paragraph)))
+        for name, paragraph in paragraphs
+    }
+    assert all(not missing for missing in wrong.values()), f"left out: {wrong}"
