@@ -6,6 +6,7 @@ The normative texts are ``docs/rules.md`` (clauses §1 … §5.1), ``docs/log-fo
 
 from __future__ import annotations
 
+import posixpath
 import re
 import subprocess
 from pathlib import Path
@@ -107,3 +108,32 @@ def test_the_docs_name_every_variable_that_chooses_the_language() -> None:
         for name, paragraph in paragraphs
     }
     assert all(not missing for missing in wrong.values()), f"left out: {wrong}"
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors of a page's headings as the site makes them (toc's default slugs, or an explicit ``{#id}``)."""
+    found = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", text, re.M):
+        explicit = re.search(r"\{#([\w-]+)\}\s*$", heading)
+        slug = re.sub(r"[^\w\s-]", "", heading.lower()).strip()
+        found.add(explicit[1] if explicit else re.sub(r"[-\s]+", "-", slug))
+    return found
+
+
+def test_every_link_of_the_pages_outside_the_site_leads_somewhere() -> None:
+    # The strict site build checks the links of docs/; the READMEs beside it are read on their own.
+    texts = tracked_texts()
+    broken = []
+    for name, text in texts.items():
+        if not name.endswith(".md") or name.startswith("docs/"):
+            continue
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = posixpath.normpath(posixpath.join(posixpath.dirname(name), path)) if path else name
+            if linked not in texts:
+                broken.append(f"{name}: {target} (no such file)")
+            elif anchor and anchor not in anchors(texts[linked]):
+                broken.append(f"{name}: {target} (no such heading)")
+    assert not broken, "\n".join(broken)
