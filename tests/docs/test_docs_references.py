@@ -137,3 +137,14 @@ def test_every_link_of_the_pages_outside_the_site_leads_somewhere() -> None:
             elif anchor and anchor not in anchors(texts[linked]):
                 broken.append(f"{name}: {target} (no such heading)")
     assert not broken, "\n".join(broken)
+
+
+def test_the_readme_names_every_reason_an_outcome_gives() -> None:
+    from typing import get_args
+
+    from rules.outcome import Reason
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    bullet = re.search(r"^- `outcome` carries .*?(?=^- |\Z)", readme, re.M | re.S)
+    assert bullet, "the README's decision on the outcome"
+    assert set(get_args(Reason)) <= set(re.findall(r"`(\w+)`", bullet[0])), bullet[0]
