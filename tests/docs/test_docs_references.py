@@ -148,3 +148,14 @@ def test_the_readme_names_every_reason_an_outcome_gives() -> None:
     bullet = re.search(r"^- `outcome` carries .*?(?=^- |\Z)", readme, re.M | re.S)
     assert bullet, "the README's decision on the outcome"
     assert set(get_args(Reason)) <= set(re.findall(r"`(\w+)`", bullet[0])), bullet[0]
+
+
+def test_the_machine_page_names_every_way_a_game_ends() -> None:
+    from rules.table import TRANSITIONS
+
+    page = (DOCS / "machine.md").read_text(encoding="utf-8")
+    outcome = page[page.index("## The outcome") :].split("\n## ")[0]
+    endings = {callback for row in TRANSITIONS if row.dest == "finished" for callback in row.callbacks}
+    assert {"draw_by_tie_check", "resigner_loses"} <= endings
+    assert {name for name in endings if f"`{name}`" not in outcome} == set(), outcome
+    assert all(f"`{row.trigger}`" in page for row in TRANSITIONS if row.dest == "finished")
