@@ -70,3 +70,14 @@ def test_every_json_example_matches_a_schema(page: str, text: str) -> None:
     assert any(jsonschema.Draft202012Validator(schema).is_valid(value) for schema in schemas), text
     if value.get("type") == "position":
         read_log(['{"type": "start"}', text])
+
+
+def test_the_readme_python_runs() -> None:
+    # The README is no page of the site, so the pycon checks above do not see its example.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    codes = [textwrap.dedent(match["body"]) for match in FENCE.finditer(readme) if match["lang"] == "python"]
+    assert codes, "the README's example of the engine from Python"
+    for code in codes:
+        namespace: dict[str, object] = {}
+        exec(compile(code, "README.md", "exec"), namespace)
+        assert namespace["game"].is_over()  # type: ignore[attr-defined]
