@@ -6,6 +6,8 @@ import doctest
 import json
 import os
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -81,3 +83,29 @@ def test_the_readme_python_runs() -> None:
         namespace: dict[str, object] = {}
         exec(compile(code, "README.md", "exec"), namespace)
         assert namespace["game"].is_over()  # type: ignore[attr-defined]
+
+
+def test_the_readme_terminal_sessions_print_what_they_show(tmp_path: Path) -> None:
+    # A block of `$ command` lines, each followed by what it prints (standard error included), run as shown.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sessions = [match["body"] for match in FENCE.finditer(readme) if match["body"].startswith("$ ")]
+    assert sessions, "the README's terminal session"
+    for session in sessions:
+        commands, shown, continued = [], [], False
+        for line in session.splitlines():
+            if line.startswith("$ ") or continued:
+                commands.append(line.removeprefix("$ "))
+                continued = line.endswith("\\")
+            else:
+                shown.append(line)
+        bin_folder = Path(sys.executable).parent  # where the venv installed `trumps`
+        result = subprocess.run(
+            ["bash", "-c", "\n".join(commands) + "\n"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PATH": f"{bin_folder}:{os.environ['PATH']}"},
+            timeout=120,
+        )
+        assert result.stdout.splitlines() == shown, session
