@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -221,3 +222,29 @@ def test_the_solver_benchmark_counts_the_positions_reachable_from_each() -> None
 
     lines, _ = run_solver_benchmark("--reachable", "1000")
     assert all("reachable: " in line for line in lines[:-1]), lines
+
+
+def test_the_proof_table_of_the_players_page_is_the_solvers_today() -> None:
+    # docs/players.md says its node counts repeat to the node on any machine: its cheapest rows, solved again.
+    from pathlib import Path
+
+    from benchmarks.solver import sample
+    from rules.players.solver import Solver
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "players.md").read_text(encoding="utf-8")
+    rows = {
+        int(index): (int(value), int(nodes.replace(",", "")), int(proof.replace(",", "")), int(height))
+        for index, value, nodes, proof, height in re.findall(
+            r"^\| seed 1, (\d+) \| (-?1) \| ([\d,]+) \| ([\d,]+) \| (\d+) \|", page, re.M
+        )
+    }
+    assert len(rows) == 8, "the proof table of the seed 1 development set"
+    cheap = {index: row for index, row in rows.items() if row[1] < 70_000}
+    assert len(cheap) >= 2
+    positions = dict(sample(random.Random(1), cards=14, positions=max(cheap) + 1))
+    for index, (value, nodes, proof, height) in cheap.items():
+        state = positions[index]
+        solver = Solver()
+        assert solver.value(state) == value, index
+        winner = state.to_act if value == 1 else 1 - state.to_act
+        assert (solver.nodes, *solver.proof_size(state, winner)) == (nodes, proof, height), index

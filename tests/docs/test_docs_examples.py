@@ -6,6 +6,8 @@ import doctest
 import json
 import os
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -70,3 +72,40 @@ def test_every_json_example_matches_a_schema(page: str, text: str) -> None:
     assert any(jsonschema.Draft202012Validator(schema).is_valid(value) for schema in schemas), text
     if value.get("type") == "position":
         read_log(['{"type": "start"}', text])
+
+
+def test_the_readme_python_runs() -> None:
+    # The README is no page of the site, so the pycon checks above do not see its example.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    codes = [textwrap.dedent(match["body"]) for match in FENCE.finditer(readme) if match["lang"] == "python"]
+    assert codes, "the README's example of the engine from Python"
+    for code in codes:
+        namespace: dict[str, object] = {}
+        exec(compile(code, "README.md", "exec"), namespace)
+        assert namespace["game"].is_over()  # type: ignore[attr-defined]
+
+
+def test_the_readme_terminal_sessions_print_what_they_show(tmp_path: Path) -> None:
+    # A block of `$ command` lines, each followed by what it prints (standard error included), run as shown.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sessions = [match["body"] for match in FENCE.finditer(readme) if match["body"].startswith("$ ")]
+    assert sessions, "the README's terminal session"
+    for session in sessions:
+        commands, shown, continued = [], [], False
+        for line in session.splitlines():
+            if line.startswith("$ ") or continued:
+                commands.append(line.removeprefix("$ "))
+                continued = line.endswith("\\")
+            else:
+                shown.append(line)
+        bin_folder = Path(sys.executable).parent  # where the venv installed `trumps`
+        result = subprocess.run(
+            ["bash", "-c", "\n".join(commands) + "\n"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PATH": f"{bin_folder}:{os.environ['PATH']}"},
+            timeout=120,
+        )
+        assert result.stdout.splitlines() == shown, session
