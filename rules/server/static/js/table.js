@@ -166,6 +166,7 @@ export class TableScreen {
       showToast(about("end.declined", message.declined, this.mySeat, this.update?.seats ?? []));
     }
     this.render();
+    this.autoTake(); // held while the offer stood; free again once it is declined
   }
 
   resign() {
@@ -177,12 +178,18 @@ export class TableScreen {
     if (!this.connection.draw(agree)) showToast(t("table.not_connected"), "error");
   }
 
-  /** Resign, offer a draw, or answer an offer: while the hand is played and you still hold cards. */
+  /**
+   * Resign, offer a draw, or answer an offer: while the hand is played and you still hold cards. A spectator, who
+   * hears of an offer too (and of its refusal), is told of it.
+   */
   endingControls() {
     const view = this.update?.view;
-    if (!view || this.mySeat === null || view.outcome || !["lead", "respond", "second"].includes(view.phase)) return [];
-    if (!view.hand.length) return [];
+    if (!view || view.outcome || !["lead", "respond", "second"].includes(view.phase)) return [];
     const offer = this.drawOffer;
+    if (this.mySeat === null) {
+      return offer ? [h("span", { class: "draw-offer", role: "status" }, about("end.offered", offer.agreed[0], null, this.update.seats))] : [];
+    }
+    if (!view.hand.length) return [];
     const controls = [];
     if (offer && !offer.agreed.includes(this.mySeat)) {
       const offerer = offer.agreed[0];
@@ -740,9 +747,11 @@ export class TableScreen {
     const view = message.view;
     const me = this.mySeat;
     const area = h("div", { class: "me" });
+    const endings = this.endingControls();
     if (me === null) {
       const free = openSeats(message.seats);
       area.append(h("div", { class: "me-bar watching" }, h("span", {}, t("table.watching_table")), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
+      if (endings.length) area.append(h("div", { class: "endings-bar" }, ...endings));
       return area;
     }
     const bar = h("div", { class: "me-bar" }, this.seatBox(me));
@@ -770,7 +779,6 @@ export class TableScreen {
     bar.append(actions);
     area.append(bar, this.hand());
     // Resigning and a draw are no moves: below the hand, so that on a phone Take and the hand share the first screen.
-    const endings = this.endingControls();
     if (endings.length) area.append(h("div", { class: "endings-bar" }, ...endings));
     return area;
   }
@@ -812,14 +820,18 @@ export class TableScreen {
     return wrap;
   }
 
-  /** When taking is your only move and the option is on, take after a short pause (time to see why). */
+  /**
+   * When taking is your only move and the option is on, take after a short pause (time to see why). Not while a
+   * draw offer stands: the take is an event, which would end the offer before anyone could answer it (and end
+   * yours silently).
+   */
   autoTake() {
     clearTimeout(this.autoTakeTimer);
     const legal = this.update?.view?.legal_moves ?? [];
-    if (!autoTaking() || !this.myTurn() || this.pending || legal.length !== 1 || legal[0].type !== "take") return;
+    if (!autoTaking() || !this.myTurn() || this.pending || this.drawOffer || legal.length !== 1 || legal[0].type !== "take") return;
     const eventNo = this.update.event_no;
     this.autoTakeTimer = setTimeout(() => {
-      if (this.update?.event_no === eventNo && !this.pending && this.queue.length === 0 && autoTaking()) this.take();
+      if (this.update?.event_no === eventNo && !this.pending && !this.drawOffer && this.queue.length === 0 && autoTaking()) this.take();
     }, AUTO_TAKE_MS);
   }
 

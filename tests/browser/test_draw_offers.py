@@ -1,0 +1,157 @@
+"""A draw offer at the page (docs/protocol.md, *Resigning and draw offers*), against a scripted table.
+
+The messages are those the protocol describes, sent by the test through Playwright's WebSocket routing: the
+states that are hard to deal at a real table (your only move is to take while an offer stands) come at once,
+and the page's clock is Playwright's, moved forward by the test, so waiting out the page's pauses takes no time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_helpers import Server
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from test_languages import catalog
+
+TABLE = "scripted"
+SEATS = [
+    {"seat": 0, "kind": "human", "name": "Ana", "level": None, "connected": True, "left": False},
+    {"seat": 1, "kind": "human", "name": "Bo", "level": None, "connected": True, "left": False},
+]
+WORDS = catalog("en")
+
+
+def _update(seat: int | None) -> dict[str, Any]:
+    """Bo (seat 1) has led A♠, seat 0's own trump: Ana cannot beat it, and her only move is to take it."""
+    mine = seat == 0
+    view = {
+        "seat": seat,
+        "players": 2,
+        "phase": "respond",
+        "to_act": 0,
+        "trumps": ["S", "H"],
+        "hand": ["7H", "8D", "9C"] if mine else [],
+        "hand_counts": [3, 32],
+        "known": [[], []],
+        "pile": ["AS"],
+        "out_of_play": [],
+        "out_order": [],
+        "legal_moves": [{"type": "take", "seat": 0, "count": 1}] if mine else [],
+        "outcome": None,
+    }
+    score = {"hand": 1, "dealer": 0, "hands_lost": [0, 0], "draws": 0, "hands_played": 0, "match_hands": None}
+    return {
+        "type": "update",
+        "table_id": TABLE,
+        "event_no": 9,
+        "resync": True,
+        "event": {"type": "lead", "seat": 1, "card": "AS"},
+        "by": "player",
+        "notifications": [],
+        "score": {**score, "match_over": False},
+        "seats": SEATS,
+        "status": "playing",
+        "seed_hash": "0" * 64,
+        "deadline": None,
+        "hand_end": None,
+        "rematch": None,
+        "view": view,
+    }
+
+
+class ScriptedTable:
+    """The table's side of one page's WebSocket: welcome and the update above, then what the test sends."""
+
+    def __init__(self, page: Page, seat: int | None) -> None:
+        self.seat = seat
+        self.received: list[dict[str, Any]] = []
+        self.socket: WebSocketRoute | None = None
+        page.route_web_socket(f"**/ws/tables/{TABLE}", self.connect)
+
+    def connect(self, socket: WebSocketRoute) -> None:
+        self.socket = socket
+        socket.on_message(self.answer)
+
+    def answer(self, text: str | bytes) -> None:
+        message = json.loads(text)
+        self.received.append(message)
+        if message["type"] == "hello":
+            table = {"id": TABLE, "players": 2, "rules": {"pass_sixes": True, "must_beat": False}, "seats": SEATS}
+            table |= {"status": "playing", "hand": 1, "event_no": 9, "clock": None, "match_hands": None}
+            self.send({"type": "welcome", "protocol": 1, "seat": self.seat, "table": table | {"spectators": 1}})
+            self.send(_update(self.seat))
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.socket is not None
+        self.socket.send(json.dumps(message))
+
+    def offer(self, agreed: list[int], declined: int | None = None) -> None:
+        self.send({"type": "draw_offered", "table_id": TABLE, "event_no": 9, "agreed": agreed, "declined": declined})
+
+    def sent(self, kind: str) -> list[dict[str, Any]]:
+        return [message for message in self.received if message["type"] == kind]
+
+
+@pytest.fixture
+def scripted(browser: Browser, server: Server) -> Iterator[Any]:
+    """Open the scripted table's page as ``seat`` (its token saved, as the page saves it) with Playwright's clock."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_page(seat: int | None) -> tuple[Page, ScriptedTable]:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en", reduced_motion="reduce")
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.clock.install()
+        table = ScriptedTable(page, seat)
+        if seat is not None:
+            saved = json.dumps({"seat": seat, "token": "scripted-token"})
+            page.add_init_script(f"localStorage.setItem('trumps.seat.{TABLE}', {json.dumps(saved)})")
+        page.goto(f"{server.url}/?table={TABLE}")
+        expect(page.locator(".table-view")).to_have_attribute("data-phase", "respond")
+        return page, table
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], f"script errors on the pages: {errors}"
+
+
+def test_taking_by_itself_waits_while_a_draw_is_on_offer(scripted: Any) -> None:
+    """Ana's only move is to take, which the page does by itself after a pause; Bo offers a draw meanwhile. A take
+    is an event and ends the offer, so the page leaves it to her to answer first, and takes once she declined."""
+    page, table = scripted(0)
+    table.offer([1])
+    expect(page.locator(".draw-offer")).to_contain_text(WORDS["end.offered"].format(who="Bo"))
+    page.clock.run_for(10_000)  # far past the page's pause before it takes
+    expect(page.locator(".table-view")).to_have_attribute("data-my-turn", "yes")
+    assert table.sent("move") == [], "the page took while the draw was on offer, which ends the offer"
+    page.click(".draw-decline")
+    while not table.sent("draw"):
+        page.wait_for_timeout(20)
+    assert table.sent("draw")[0]["agree"] is False
+    table.offer([], declined=0)
+    expect(page.locator(".toast")).to_have_text(WORDS["end.declined.you"])
+    expect(page.locator(".draw-btn")).to_be_visible()
+    page.clock.run_for(10_000)
+    expect(page.locator(".table-view")).to_have_attribute("data-my-turn", "no")  # sending the take
+    while not table.sent("move"):
+        page.wait_for_timeout(20)
+    assert table.sent("move")[0]["event"] == {"type": "take", "seat": 0, "count": 1}
+
+
+def test_a_spectator_hears_of_a_draw_offer(scripted: Any) -> None:
+    """Spectators get draw_offered too (and a toast when it is declined): their page says who offers, with no
+    button to answer."""
+    page, table = scripted(None)
+    table.offer([1])
+    offer = page.locator(".endings-bar .draw-offer")
+    expect(offer).to_have_text(WORDS["end.offered"].format(who="Bo"))
+    expect(page.locator(".draw-accept, .draw-decline, .draw-btn, .resign-btn")).to_have_count(0)
+    table.offer([], declined=0)
+    expect(page.locator(".toast")).to_have_text(WORDS["end.declined"].format(who="Ana"))
+    expect(offer).to_have_count(0)
