@@ -182,6 +182,13 @@ def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, br
     listed.locator(".watch").click()
     expect(lobby.locator(".held-seat")).to_contain_text("Seat 1 is kept for its player of the last match until ")
     expect(lobby.locator(".take-seat")).to_have_count(0)
+    # A spectator of the finished table is told the rematch's table is ready, and given the way there to watch it.
+    lobby.goto(f"{server.url}/?table={table_id}")
+    expect(lobby.locator(".rematch-ready")).to_have_text(words["outcome.rematch_ready"])
+    expect(lobby.locator(".rematch")).to_have_count(0)
+    lobby.click(".watch-rematch")
+    expect(lobby.locator(".held-seat")).to_be_visible()
+    assert lobby.evaluate("new URLSearchParams(location.search).get('table')") == new_id
     stranger.close()
     bo.keyboard.press("Enter")
     bo.wait_for_function("(id) => new URLSearchParams(location.search).get('table') === id", arg=new_id)

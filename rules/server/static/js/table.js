@@ -683,6 +683,14 @@ export class TableScreen {
         if (this.rematching) again.setAttribute("aria-disabled", "true");
         again.addEventListener("click", () => this.rematch());
         buttons.append(again);
+      } else if (link) {
+        // A spectator is told of the rematch's table too: a way there to watch it.
+        const watch = h("a", { class: "btn primary watch-rematch", href: `/?table=${encodeURIComponent(message.rematch)}` }, t("lobby.watch"));
+        watch.addEventListener("click", (event) => {
+          event.preventDefault();
+          window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: message.rematch } }));
+        });
+        buttons.append(watch);
       }
       buttons.append(h("a", { class: "btn", href: "/" }, t("side.back")));
     } else if (this.mySeat !== null) {
