@@ -33,8 +33,8 @@ def _update(seat: int | None) -> dict[str, Any]:
         "phase": "respond",
         "to_act": 0,
         "trumps": ["S", "H"],
-        "hand": ["7H", "8D", "9C"] if mine else [],
-        "hand_counts": [3, 32],
+        "hand": [*(f"{rank}{suit}" for suit in "HD" for rank in "6789TJQKA")][:17] if mine else [],
+        "hand_counts": [17, 18],
         "known": [[], []],
         "pile": ["AS"],
         "out_of_play": [],
@@ -102,7 +102,8 @@ def scripted(browser: Browser, server: Server) -> Iterator[Any]:
     errors: list[str] = []
 
     def open_page(seat: int | None) -> tuple[Page, ScriptedTable]:
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en", reduced_motion="reduce")
+        # A phone's screen, where the offer's buttons below a hand of 17 cards were out of sight.
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en", reduced_motion="reduce")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -122,11 +123,16 @@ def scripted(browser: Browser, server: Server) -> Iterator[Any]:
 
 
 def test_taking_by_itself_waits_while_a_draw_is_on_offer(scripted: Any) -> None:
-    """Ana's only move is to take, which the page does by itself after a pause; Bo offers a draw meanwhile. A take
-    is an event and ends the offer, so the page leaves it to her to answer first, and takes once she declined."""
+    """Ana's only move is to take, which the page does by itself after a pause; Bo offers a draw meanwhile. The page
+    tells her and shows the buttons to answer, below her hand. A take is an event and ends the offer, so the page
+    leaves it to her to answer first, and takes once she declined."""
     page, table = scripted(0)
     table.offer([1])
     expect(page.locator(".draw-offer")).to_contain_text(WORDS["end.offered"].format(who="Bo"))
+    # Said where she looks, and the buttons to answer brought into sight.
+    expect(page.locator(".toast")).to_have_text(WORDS["end.offered"].format(who="Bo"))
+    for button in (".draw-accept", ".draw-decline"):
+        expect(page.locator(button)).to_be_in_viewport(ratio=1)
     page.clock.run_for(10_000)  # far past the page's pause before it takes
     expect(page.locator(".table-view")).to_have_attribute("data-my-turn", "yes")
     assert table.sent("move") == [], "the page took while the draw was on offer, which ends the offer"

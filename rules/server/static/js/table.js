@@ -161,12 +161,21 @@ export class TableScreen {
 
   /** A draw offer changed (not an event): show it, or say who declined it. */
   onDrawOffer(message) {
+    const seats = this.update?.seats ?? [];
+    const asked = !this.drawOffer && message.agreed.length > 0 && this.mySeat !== null && !message.agreed.includes(this.mySeat);
     this.drawOffer = message.agreed.length ? message : null;
     if (message.declined !== null && message.declined !== undefined) {
-      showToast(about("end.declined", message.declined, this.mySeat, this.update?.seats ?? []));
+      showToast(about("end.declined", message.declined, this.mySeat, seats));
     }
     this.render();
     this.autoTake(); // held while the offer stood; free again once it is declined
+    // An offer waits for your answer, whose buttons are below your hand: on a phone (or a short window) out of
+    // sight. It is said where you look, and the buttons are brought into view.
+    const answer = asked && this.root.querySelector(".draw-accept");
+    if (answer) {
+      showToast(about("end.offered", message.agreed[0], this.mySeat, seats));
+      answer.closest(".endings-bar").scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
+    }
   }
 
   resign() {
