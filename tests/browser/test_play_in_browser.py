@@ -176,6 +176,22 @@ def test_a_reload_mid_game_resumes_the_same_seat(server: Server, page: Page) -> 
     assert me.act()
 
 
+def test_a_table_with_a_clock_shows_the_time_left_from_the_trump_choice_on(server: Server, page: Page) -> None:
+    """The clock runs for every move, the trump's choice included (docs/protocol.md, ``deadline``): the seat to act
+    shows its seconds left then too, not only once the cards are dealt (the clock chose a trump unannounced)."""
+    page.goto(server.url)
+    page.fill("#create-name", "Ede")
+    page.select_option('select[name="seat-1"]', "easy")
+    page.select_option('select[name="clock"]', "15")
+    page.click(".create-btn")
+    expect(page.locator(".trump-dialog .suit-choice:not([disabled])")).to_have_count(4)
+    seconds = re.compile(r"^1?\d s$")
+    expect(page.locator(".me .seat-box .status .clock")).to_have_text(seconds)
+    page.click(".suit-choice:not([disabled])")
+    page.wait_for_function(MY_TURN + " && document.querySelector('.table-view').dataset.phase === 'lead'")
+    expect(page.locator(".me .seat-box .status .clock")).to_have_text(seconds)
+
+
 def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Browser) -> None:
     server = Server(tmp_path / "tables.sqlite3").start()
     restarted = Server(server.db, server.port)

@@ -538,10 +538,10 @@ export class TableScreen {
       return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : said("status.waits")}`;
     }
     if (view.to_act !== seat) return `${level}${t("seat.cards", { count: view.hand_counts[seat] })}`;
-    if (view.phase === "trump_choice") return said("status.choosing");
-    const clock = message.deadline ? " · " : "";
-    const verb = t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
-    return h("span", {}, verb, clock, message.deadline ? h("span", { class: "clock" }) : "");
+    // The seat to act, with its time left when the table has a clock: the trump's choice runs on it too.
+    const doing = view.phase === "trump_choice" ? said("status.choosing")
+      : t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
+    return message.deadline ? h("span", {}, doing, " · ", h("span", { class: "clock" })) : doing;
   }
 
   felt() {
