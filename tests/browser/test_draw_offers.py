@@ -125,10 +125,13 @@ def scripted(browser: Browser, server: Server) -> Iterator[Any]:
 def test_taking_by_itself_waits_while_a_draw_is_on_offer(scripted: Any) -> None:
     """Ana's only move is to take, which the page does by itself after a pause; Bo offers a draw meanwhile. The page
     tells her and shows the buttons to answer, below her hand. A take is an event and ends the offer, so the page
-    leaves it to her to answer first, and takes once she declined."""
+    leaves it to her to answer first (by the keyboard here, which keeps its place), and takes once she declined."""
     page, table = scripted(0)
+    page.focus(".resign-btn")
     table.offer([1])
     expect(page.locator(".draw-offer")).to_contain_text(WORDS["end.offered"].format(who="Bo"))
+    # The page is drawn anew: the keyboard stays on the button it was on.
+    expect(page.locator(".resign-btn")).to_be_focused()
     # Said where she looks, and the buttons to answer brought into sight.
     expect(page.locator(".toast")).to_have_text(WORDS["end.offered"].format(who="Bo"))
     for button in (".draw-accept", ".draw-decline"):
@@ -136,13 +139,15 @@ def test_taking_by_itself_waits_while_a_draw_is_on_offer(scripted: Any) -> None:
     page.clock.run_for(10_000)  # far past the page's pause before it takes
     expect(page.locator(".table-view")).to_have_attribute("data-my-turn", "yes")
     assert table.sent("move") == [], "the page took while the draw was on offer, which ends the offer"
-    page.click(".draw-decline")
+    page.focus(".draw-decline")
+    page.keyboard.press("Enter")
     while not table.sent("draw"):
         page.wait_for_timeout(20)
     assert table.sent("draw")[0]["agree"] is False
     table.offer([], declined=0)
     expect(page.locator(".toast")).to_have_text(WORDS["end.declined.you"])
     expect(page.locator(".draw-btn")).to_be_visible()
+    expect(page.locator(".take-btn")).to_be_focused()  # the answered offer's button is gone: the move to make
     page.clock.run_for(10_000)
     expect(page.locator(".table-view")).to_have_attribute("data-my-turn", "no")  # sending the take
     while not table.sent("move"):

@@ -448,7 +448,7 @@ export class TableScreen {
     restoreFocus(this.root, focused);
     // A hand that has just ended: the keyboard goes from the hand (or from nowhere) to its dialog's button.
     const ended = this.root.querySelector(".outcome-dialog .btn.primary");
-    const inPlay = focused?.card || focused?.selector === ".take-btn" || document.activeElement === document.body;
+    const inPlay = focused?.card || focused?.ending || focused?.selector === ".take-btn" || document.activeElement === document.body;
     if (ended && !wasOver && inPlay) ended.focus();
     // The focused control went away with nothing to take its place (the next hand's trumps are still being
     // chosen by others): the first thing there is to do takes it once there is one.
@@ -940,8 +940,17 @@ function describeFocus(node) {
   if (node.classList?.contains("take-btn")) return { selector: ".take-btn" };
   if (node.classList?.contains("next-hand")) return { selector: ".next-hand" };
   if (node.classList?.contains("rematch")) return { selector: ".rematch" }; // the same control when it turns into "Join"
-  return null;
+  // Resigning and the draw's buttons: the same one again after any update; once an answer or an offer has taken it
+  // away, the move to make (else the bar's first button).
+  const ending = ENDINGS.find((name) => node.classList?.contains(name));
+  if (ending) return { selector: `.${ending}`, ending: true };
+  const steady = STEADY.find((name) => node.classList?.contains(name));
+  return steady ? { selector: `.${steady}` } : null;
 }
+
+const ENDINGS = ["draw-btn", "draw-accept", "draw-decline", "resign-btn"];
+/** The side's controls, which stay where they were through every update. */
+const STEADY = ["auto-take-option", "tracker-option", "leave"];
 
 /**
  * Your turn has come and your cards are below the bottom of the screen (a phone at a table of three or
@@ -968,7 +977,7 @@ function restoreFocus(root, focused) {
   }
   const node = root.querySelector(focused.selector);
   if (node && !node.disabled) node.focus({ preventScroll: true });
-  else root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
+  else (root.querySelector(PLAYABLE) ?? (focused.ending ? root.querySelector(".endings-bar .btn") : null))?.focus({ preventScroll: true });
 }
 
 /** One remembered entry of the last actions (see record) in the page's language now. */
