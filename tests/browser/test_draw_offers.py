@@ -159,9 +159,11 @@ def test_a_spectator_hears_of_a_draw_offer(scripted: Any) -> None:
     """Spectators get draw_offered too (and a toast when it is declined): their page says who offers, with no
     button to answer."""
     page, table = scripted(None)
+    page.focus(".leave")
     table.offer([1])
     offer = page.locator(".endings-bar .draw-offer")
     expect(offer).to_have_text(WORDS["end.offered"].format(who="Bo"))
+    expect(page.locator(".leave")).to_be_focused()  # the side's controls keep the keyboard through the redraw too
     expect(page.locator(".draw-accept, .draw-decline, .draw-btn, .resign-btn")).to_have_count(0)
     table.offer([], declined=0)
     expect(page.locator(".toast")).to_have_text(WORDS["end.declined"].format(who="Ana"))
