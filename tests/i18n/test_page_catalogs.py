@@ -297,3 +297,14 @@ def test_every_refusal_of_a_move_has_the_page_s_words() -> None:
         f"refusal.wrong_move.{phase}" for phase in ("lead", "respond", "second")
     }
     assert sorted(wanted - english.keys()) == []
+
+
+def test_kyrgyz_names_a_seat_by_its_label_on_the_page() -> None:
+    """A seat's number is a label (docs/translations.md): the page writes *орун 0* as the terminal does, not *0-орун*
+    nor *0 номерлүү орун* (the seat numbered 0), which the Join button and its toast said."""
+    english, kyrgyz = catalog("en"), catalog("ky")
+    about_a_seat = [key for key, message in english.items() if "seat {n}" in str(message).lower()]
+    assert len(about_a_seat) == 5
+    for key in about_a_seat:
+        said = str(kyrgyz[key]).lower()
+        assert "орун {n}" in said and "{n}-" not in said and "{n} номерлүү" not in said, (key, said)
