@@ -759,6 +759,14 @@ export class TableScreen {
     return row;
   }
 
+  /**
+   * The free seats someone may join: none once the match is over (a seat its player left then stays free for good,
+   * and a join is refused with match_over), nor those a rematch keeps for its players (openSeats).
+   */
+  seatsToTake() {
+    return this.update.status === "finished" ? [] : openSeats(this.update.seats);
+  }
+
   mine() {
     const message = this.update;
     const view = message.view;
@@ -766,7 +774,7 @@ export class TableScreen {
     const area = h("div", { class: "me" });
     const endings = this.endingControls();
     if (me === null) {
-      const free = openSeats(message.seats);
+      const free = this.seatsToTake();
       area.append(h("div", { class: "me-bar watching" }, h("span", {}, t("table.watching_table")), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
       if (endings.length) area.append(h("div", { class: "endings-bar" }, ...endings));
       return area;
@@ -864,7 +872,7 @@ export class TableScreen {
     for (const entry of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(historyLine(entry))));
     aside.append(h("section", {}, h("h2", {}, t("side.history")), history));
     aside.append(h("section", {}, h("h2", {}, t("side.match")), scoreTable(message.score, message.seats, this.mySeat)));
-    const free = openSeats(message.seats).length > 0;
+    const free = this.seatsToTake().length > 0;
     aside.append(h("section", { class: "share" }, h("h2", {}, t(free ? "side.invite" : "side.watch_link")), shareBox(this.tableId)));
     if (message.hand_end) {
       aside.append(this.seedCheck(message.hand_end));
