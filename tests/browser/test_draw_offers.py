@@ -22,6 +22,8 @@ SEATS = [
     {"seat": 1, "kind": "human", "name": "Bo", "level": None, "connected": True, "left": False},
 ]
 WORDS = catalog("en")
+# The page writes a person's name isolated from the sentence around it (FSI ... PDI, docs/protocol.md, *Names*).
+ANA, BO = "\u2068Ana\u2069", "\u2068Bo\u2069"
 
 
 def _update(seat: int | None) -> dict[str, Any]:
@@ -129,11 +131,11 @@ def test_taking_by_itself_waits_while_a_draw_is_on_offer(scripted: Any) -> None:
     page, table = scripted(0)
     page.focus(".resign-btn")
     table.offer([1])
-    expect(page.locator(".draw-offer")).to_contain_text(WORDS["end.offered"].format(who="Bo"))
+    expect(page.locator(".draw-offer")).to_contain_text(WORDS["end.offered"].format(who=BO))
     # The page is drawn anew: the keyboard stays on the button it was on.
     expect(page.locator(".resign-btn")).to_be_focused()
     # Said where she looks, and the buttons to answer brought into sight.
-    expect(page.locator(".toast")).to_have_text(WORDS["end.offered"].format(who="Bo"))
+    expect(page.locator(".toast")).to_have_text(WORDS["end.offered"].format(who=BO))
     for button in (".draw-accept", ".draw-decline"):
         expect(page.locator(button)).to_be_in_viewport(ratio=1)
     page.clock.run_for(10_000)  # far past the page's pause before it takes
@@ -162,9 +164,9 @@ def test_a_spectator_hears_of_a_draw_offer(scripted: Any) -> None:
     page.focus(".leave")
     table.offer([1])
     offer = page.locator(".endings-bar .draw-offer")
-    expect(offer).to_have_text(WORDS["end.offered"].format(who="Bo"))
+    expect(offer).to_have_text(WORDS["end.offered"].format(who=BO))
     expect(page.locator(".leave")).to_be_focused()  # the side's controls keep the keyboard through the redraw too
     expect(page.locator(".draw-accept, .draw-decline, .draw-btn, .resign-btn")).to_have_count(0)
     table.offer([], declined=0)
-    expect(page.locator(".toast")).to_have_text(WORDS["end.declined"].format(who="Ana"))
+    expect(page.locator(".toast")).to_have_text(WORDS["end.declined"].format(who=ANA))
     expect(offer).to_have_count(0)

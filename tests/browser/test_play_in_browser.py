@@ -31,7 +31,8 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
         lobby.goto(server.url)
         listed = lobby.locator(f'.table-item[data-table="{table_id}"]')
         expect(listed).to_contain_text("Duel · waiting for 1 player")
-        expect(listed).to_contain_text("Gus · free seat")
+        # A name is isolated from the text around it (FSI ... PDI), as a right-to-left one would reorder it.
+        expect(listed).to_contain_text("\u2068Gus\u2069 · free seat")
         listed.locator(".join").click()
         expect(lobby.locator(".table-view")).to_have_attribute("data-seat", "1")
         assert lobby.evaluate("new URLSearchParams(location.search).get('table')") == table_id
@@ -269,7 +270,7 @@ def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> N
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
         expect(bob_page.locator(".toast")).to_contain_text("You sat down in seat 1.")
         bob_box = ada_page.locator('.opponents .seat-box[data-seat="1"]')
-        expect(bob_box.locator(".name")).to_have_text("Bob")
+        expect(bob_box.locator(".name")).to_have_text("\u2068Bob\u2069")  # isolated, as every name
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
         ada_page.wait_for_timeout(1700)  # longer than a page may take to connect before it counts as away
         expect(bob_box).not_to_have_class(re.compile(r"\baway\b"))
@@ -281,7 +282,9 @@ def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> N
         lobby = ada_context.new_page()
         lobby.goto(server.url)
         table_id = ada_page.evaluate("new URLSearchParams(location.search).get('table')")
-        expect(lobby.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text("Ada · Bob (away)")
+        expect(lobby.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text(
+            "\u2068Ada\u2069 · \u2068Bob\u2069 (away)"
+        )
         lobby.close()
         bob_page.go_back()  # and comes back to his seat
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
