@@ -7,6 +7,7 @@ from pathlib import Path
 
 from browser_helpers import Person, Server, create_table, play_until_over, screenshot
 from playwright.sync_api import Browser, Page, expect
+from test_languages import catalog
 
 from rules.players import LEVELS
 
@@ -40,6 +41,16 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
         stranger.close()
     # The creator's page sees the table start: the first trump is chosen by the creator.
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
+
+
+def test_a_name_the_server_refuses_is_said_to_be_the_name(server: Server, page: Page) -> None:
+    """A name pasted with a zero-width space is refused (docs/protocol.md, *Names*) with bad_request: the page says
+    the name was refused and why names are, not "The server refused the request." (nothing is created)."""
+    page.goto(server.url)
+    page.fill("#create-name", "A\u200bna")
+    page.click(".create-btn")
+    expect(page.locator(".toast.error")).to_have_text(catalog("en")["error.bad_name"])
+    expect(page.locator(".lobby")).to_be_visible()
 
 
 def test_the_lobby_links_the_full_rules_where_the_server_has_their_address(server: Server, page: Page) -> None:
