@@ -592,6 +592,7 @@ export class TableScreen {
     }
     if (view.to_act === null) return "";
     const who = seatName(seats, view.to_act, this.mySeat);
+    if (seats[view.to_act].kind === "free") return t("prompt.free_seat", { who });
     if (view.phase === "lead") return t("prompt.other_lead", { who });
     if (view.phase === "second") return t("prompt.other_second", { who });
     return t("prompt.other_respond", { who, card });
@@ -645,7 +646,8 @@ export class TableScreen {
       h("h2", { id: "trump-title" }, t(mine ? "trump.choose" : "trump.being_chosen")),
       h("p", {}, mine
         ? t("trump.explain")
-        : view.to_act === this.mySeat ? t("trump.you_choosing") : t("trump.other_choosing", { who: seatName(seats, view.to_act, this.mySeat) })),
+        : view.to_act === this.mySeat ? t("trump.you_choosing")
+          : t(seats[view.to_act].kind === "free" ? "prompt.free_seat" : "trump.other_choosing", { who: seatName(seats, view.to_act, this.mySeat) })),
     );
     const choices = h("div", { class: "suit-choices" });
     for (const suit of SUITS) {

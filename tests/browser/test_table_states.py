@@ -1,4 +1,5 @@
-"""A draw offer at the page (docs/protocol.md, *Resigning and draw offers*), against a scripted table.
+"""States of the table page against a scripted table: a draw offer (docs/protocol.md, *Resigning and draw offers*),
+a seat left free in the middle of a hand.
 
 The messages are those the protocol describes, sent by the test through Playwright's WebSocket routing: the
 states that are hard to deal at a real table (your only move is to take while an offer stands) come at once,
@@ -65,10 +66,12 @@ def _update(seat: int | None) -> dict[str, Any]:
 
 
 class ScriptedTable:
-    """The table's side of one page's WebSocket: welcome and the update above, then what the test sends."""
+    """The table's side of one page's WebSocket: welcome and the update above (or ``update``), then what the test
+    sends."""
 
-    def __init__(self, page: Page, seat: int | None) -> None:
+    def __init__(self, page: Page, seat: int | None, update: dict[str, Any] | None = None) -> None:
         self.seat = seat
+        self.update = update or _update(seat)
         self.received: list[dict[str, Any]] = []
         self.socket: WebSocketRoute | None = None
         page.route_web_socket(f"**/ws/tables/{TABLE}", self.connect)
@@ -81,10 +84,11 @@ class ScriptedTable:
         message = json.loads(text)
         self.received.append(message)
         if message["type"] == "hello":
-            table = {"id": TABLE, "players": 2, "rules": {"pass_sixes": True, "must_beat": False}, "seats": SEATS}
-            table |= {"status": "playing", "hand": 1, "event_no": 9, "clock": None, "match_hands": None}
-            self.send({"type": "welcome", "protocol": 1, "seat": self.seat, "table": table | {"spectators": 1}})
-            self.send(_update(self.seat))
+            table = {"id": TABLE, "players": 2, "rules": {"pass_sixes": True, "must_beat": False}}
+            table |= {"seats": self.update["seats"], "status": "playing", "hand": 1, "event_no": 9, "clock": None}
+            table |= {"match_hands": None, "spectators": 1}
+            self.send({"type": "welcome", "protocol": 1, "seat": self.seat, "table": table})
+            self.send(self.update)
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.socket is not None
@@ -103,19 +107,19 @@ def scripted(browser: Browser, server: Server) -> Iterator[Any]:
     contexts = []
     errors: list[str] = []
 
-    def open_page(seat: int | None) -> tuple[Page, ScriptedTable]:
+    def open_page(seat: int | None, update: dict[str, Any] | None = None) -> tuple[Page, ScriptedTable]:
         # A phone's screen, where the offer's buttons below a hand of 17 cards were out of sight.
         context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en", reduced_motion="reduce")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.clock.install()
-        table = ScriptedTable(page, seat)
+        table = ScriptedTable(page, seat, update)
         if seat is not None:
             saved = json.dumps({"seat": seat, "token": "scripted-token"})
             page.add_init_script(f"localStorage.setItem('trumps.seat.{TABLE}', {json.dumps(saved)})")
         page.goto(f"{server.url}/?table={TABLE}")
-        expect(page.locator(".table-view")).to_have_attribute("data-phase", "respond")
+        expect(page.locator(".table-view")).to_have_attribute("data-phase", table.update["view"]["phase"])
         return page, table
 
     yield open_page
@@ -170,3 +174,20 @@ def test_a_spectator_hears_of_a_draw_offer(scripted: Any) -> None:
     table.offer([], declined=0)
     expect(page.locator(".toast")).to_have_text(WORDS["end.declined"].format(who=ANA))
     expect(offer).to_have_count(0)
+
+
+def test_a_seat_left_free_mid_hand_is_said_to_wait_for_a_player(scripted: Any) -> None:
+    """Bo left in the middle of the hand, with his lead to come (docs/protocol.md, *Leaving a seat*): the game waits
+    for someone to take his seat. Ana's page says so, not that seat 1 is to lead, and gives the link to invite."""
+    update = _update(0)
+    free = {"seat": 1, "kind": "free", "name": None, "level": None, "connected": False, "left": True}
+    update["seats"] = [SEATS[0], free]
+    update["event"] = {"type": "seat_freed", "seat": 1}
+    update["view"] |= {"phase": "lead", "to_act": 1, "pile": [], "legal_moves": [], "hand_counts": [17, 19]}
+    page, _ = scripted(0, update)
+    expect(page.locator("#prompt")).to_have_text(WORDS["prompt.free_seat"].format(who="Seat 1"))
+    expect(page.locator(".share h2")).to_have_text(WORDS["side.invite"])
+    # Before the deal, at the trump's choice, alike.
+    update["view"] |= {"phase": "trump_choice", "trumps": ["S", None], "hand": [], "hand_counts": [0, 0]}
+    page, _ = scripted(0, update)
+    expect(page.locator(".trump-dialog p")).to_have_text(WORDS["prompt.free_seat"].format(who="Seat 1"))
