@@ -101,8 +101,8 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
         bob_page.click(".take-seat")
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
         expect(bob_page.locator(".toast")).to_contain_text("You sat down in seat 1.")
-        expect(ada_page.locator('.opponents .seat-box[data-seat="1"] .name')).to_have_text("Bob")
-        expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("Ada")
+        expect(ada_page.locator('.opponents .seat-box[data-seat="1"] .name')).to_have_text("\u2068Bob\u2069")
+        expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("\u2068Ada\u2069")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
 
         # Bob's phone is narrow and dark: the table fits its width, on a dark page.
