@@ -284,7 +284,7 @@ def test_every_error_the_server_can_send_has_the_page_s_words() -> None:
 
 def test_every_refusal_of_a_move_has_the_page_s_words() -> None:
     """The refusal codes docs/protocol.md lists for a move, a resignation, a draw and a trump each have a sentence
-    (wrong_move one per phase): else the page falls back to the bare "the rules refuse that move" (take_count did)."""
+    (wrong_move one per phase): else the page falls back to "That move is not allowed now." (take_count did)."""
     protocol = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     listed = re.search(
         r"^- `code`: a stable name of the rule that refused the move\.(.*?)^- `clause`", protocol, re.M | re.S
