@@ -178,15 +178,20 @@ def test_a_spectator_hears_of_a_draw_offer(scripted: Any) -> None:
 
 def test_a_seat_left_free_mid_hand_is_said_to_wait_for_a_player(scripted: Any) -> None:
     """Bo left in the middle of the hand, with his lead to come (docs/protocol.md, *Leaving a seat*): the game waits
-    for someone to take his seat. Ana's page says so, not that seat 1 is to lead, and gives the link to invite."""
+    for someone to take his seat, with a clock at its pace. Ana's page says so, not that seat 1 is to lead, gives
+    the link to invite, and shows the free seat's time left."""
     update = _update(0)
     free = {"seat": 1, "kind": "free", "name": None, "level": None, "connected": False, "left": True}
     update["seats"] = [SEATS[0], free]
     update["event"] = {"type": "seat_freed", "seat": 1}
     update["view"] |= {"phase": "lead", "to_act": 1, "pile": [], "legal_moves": [], "hand_counts": [17, 19]}
+    update["deadline"] = 4_000_000_000  # a clock: it plays the free seat's move when its time runs out
     page, _ = scripted(0, update)
     expect(page.locator("#prompt")).to_have_text(WORDS["prompt.free_seat"].format(who="Seat 1"))
     expect(page.locator(".share h2")).to_have_text(WORDS["side.invite"])
+    status = page.locator('.seat-box[data-seat="1"] .status')
+    expect(status).to_contain_text(WORDS["status.free"])
+    expect(status.locator(".clock")).to_be_visible()  # counting down to the move the clock will make
     # Before the deal, at the trump's choice, alike.
     update["view"] |= {"phase": "trump_choice", "trumps": ["S", None], "hand": [], "hand_counts": [0, 0]}
     page, _ = scripted(0, update)

@@ -525,7 +525,7 @@ export class TableScreen {
     const message = this.update;
     const view = message.view;
     const info = message.seats[seat];
-    if (info.kind === "free") return t("status.free");
+    if (info.kind === "free" && !(view && view.to_act === seat && !view.outcome)) return t("status.free");
     if (!view) return t("status.ready");
     const place = view.out_order.indexOf(seat);
     // Your own box says it of you ("You lost the hand"): a sentence of its own where the verb is conjugated.
@@ -539,7 +539,8 @@ export class TableScreen {
     }
     if (view.to_act !== seat) return `${level}${t("seat.cards", { count: view.hand_counts[seat] })}`;
     // The seat to act, with its time left when the table has a clock: the trump's choice runs on it too.
-    const doing = view.phase === "trump_choice" ? said("status.choosing")
+    // A seat left free keeps its turn (the game waits for someone to take it, or the clock plays it).
+    const doing = info.kind === "free" ? t("status.free") : view.phase === "trump_choice" ? said("status.choosing")
       : t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
     return message.deadline ? h("span", {}, doing, " · ", h("span", { class: "clock" })) : doing;
   }
