@@ -182,6 +182,13 @@ def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, br
     listed.locator(".watch").click()
     expect(lobby.locator(".held-seat")).to_contain_text("Seat 1 is kept for its player of the last match until ")
     expect(lobby.locator(".take-seat")).to_have_count(0)
+    # A spectator of the finished table is told the rematch's table is ready, and given the way there to watch it.
+    lobby.goto(f"{server.url}/?table={table_id}")
+    expect(lobby.locator(".rematch-ready")).to_have_text(words["outcome.rematch_ready"])
+    expect(lobby.locator(".rematch")).to_have_count(0)
+    lobby.click(".watch-rematch")
+    expect(lobby.locator(".held-seat")).to_be_visible()
+    assert lobby.evaluate("new URLSearchParams(location.search).get('table')") == new_id
     stranger.close()
     bo.keyboard.press("Enter")
     bo.wait_for_function("(id) => new URLSearchParams(location.search).get('table') === id", arg=new_id)
@@ -194,6 +201,20 @@ def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, br
     for context in contexts:
         context.close()
     assert errors == [], f"script errors on the pages: {errors}"
+
+
+def test_a_finished_table_whose_player_left_offers_no_seat(server: Server, page: Page) -> None:
+    """Bo leaves the table once the match is over: his seat stays free for good, as nobody can join a finished match
+    (docs/protocol.md, *Leaving a seat*). A visitor's page offers no seat to sit in, nor a link to invite a friend."""
+    table_id, tokens = finished_duel(server.url)
+    page.request.post(f"{server.url}/api/tables/{table_id}/leave", data={"token": tokens[1]})
+    page.goto(f"{server.url}/?table={table_id}")
+    words = catalog("en")
+    expect(page.locator(".outcome-dialog .match-over")).to_be_visible()
+    expect(page.locator('.seat-box[data-seat="1"] .status')).to_have_text(words["status.free"])
+    expect(page.locator(".me-bar.watching")).to_have_text(words["table.watching_table"])
+    expect(page.locator(".take-seat")).to_have_count(0)
+    expect(page.locator(".share h2")).to_have_text(words["side.watch_link"])
 
 
 def press(page: Page, key: str, code: str) -> None:

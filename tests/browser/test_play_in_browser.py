@@ -7,6 +7,7 @@ from pathlib import Path
 
 from browser_helpers import Person, Server, create_table, play_until_over, screenshot
 from playwright.sync_api import Browser, Page, expect
+from test_languages import catalog
 
 from rules.players import LEVELS
 
@@ -31,7 +32,8 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
         lobby.goto(server.url)
         listed = lobby.locator(f'.table-item[data-table="{table_id}"]')
         expect(listed).to_contain_text("Duel · waiting for 1 player")
-        expect(listed).to_contain_text("Gus · free seat")
+        # A name is isolated from the text around it (FSI ... PDI), as a right-to-left one would reorder it.
+        expect(listed).to_contain_text("\u2068Gus\u2069 · free seat")
         listed.locator(".join").click()
         expect(lobby.locator(".table-view")).to_have_attribute("data-seat", "1")
         assert lobby.evaluate("new URLSearchParams(location.search).get('table')") == table_id
@@ -39,6 +41,16 @@ def test_the_lobby_lists_a_new_table_and_a_stranger_joins_it(server: Server, pag
         stranger.close()
     # The creator's page sees the table start: the first trump is chosen by the creator.
     expect(page.locator(".trump-dialog")).to_contain_text("Choose your trump suit")
+
+
+def test_a_name_the_server_refuses_is_said_to_be_the_name(server: Server, page: Page) -> None:
+    """A name pasted with a zero-width space is refused (docs/protocol.md, *Names*) with bad_request: the page says
+    the name was refused and why names are, not "The server refused the request." (nothing is created)."""
+    page.goto(server.url)
+    page.fill("#create-name", "A\u200bna")
+    page.click(".create-btn")
+    expect(page.locator(".toast.error")).to_have_text(catalog("en")["error.bad_name"])
+    expect(page.locator(".lobby")).to_be_visible()
 
 
 def test_the_lobby_links_the_full_rules_where_the_server_has_their_address(server: Server, page: Page) -> None:
@@ -89,8 +101,8 @@ def test_a_whole_duel_between_two_browsers(server: Server, browser: Browser) -> 
         bob_page.click(".take-seat")
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
         expect(bob_page.locator(".toast")).to_contain_text("You sat down in seat 1.")
-        expect(ada_page.locator('.opponents .seat-box[data-seat="1"] .name')).to_have_text("Bob")
-        expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("Ada")
+        expect(ada_page.locator('.opponents .seat-box[data-seat="1"] .name')).to_have_text("\u2068Bob\u2069")
+        expect(bob_page.locator('.opponents .seat-box[data-seat="0"] .name')).to_have_text("\u2068Ada\u2069")
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
 
         # Bob's phone is narrow and dark: the table fits its width, on a dark page.
@@ -176,6 +188,22 @@ def test_a_reload_mid_game_resumes_the_same_seat(server: Server, page: Page) -> 
     assert me.act()
 
 
+def test_a_table_with_a_clock_shows_the_time_left_from_the_trump_choice_on(server: Server, page: Page) -> None:
+    """The clock runs for every move, the trump's choice included (docs/protocol.md, ``deadline``): the seat to act
+    shows its seconds left then too, not only once the cards are dealt (the clock chose a trump unannounced)."""
+    page.goto(server.url)
+    page.fill("#create-name", "Ede")
+    page.select_option('select[name="seat-1"]', "easy")
+    page.select_option('select[name="clock"]', "15")
+    page.click(".create-btn")
+    expect(page.locator(".trump-dialog .suit-choice:not([disabled])")).to_have_count(4)
+    seconds = re.compile(r"^1?\d s$")
+    expect(page.locator(".me .seat-box .status .clock")).to_have_text(seconds)
+    page.click(".suit-choice:not([disabled])")
+    page.wait_for_function(MY_TURN + " && document.querySelector('.table-view').dataset.phase === 'lead'")
+    expect(page.locator(".me .seat-box .status .clock")).to_have_text(seconds)
+
+
 def test_a_dropped_connection_reconnects_by_itself(tmp_path: Path, browser: Browser) -> None:
     server = Server(tmp_path / "tables.sqlite3").start()
     restarted = Server(server.db, server.port)
@@ -253,7 +281,7 @@ def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> N
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")
         expect(bob_page.locator(".toast")).to_contain_text("You sat down in seat 1.")
         bob_box = ada_page.locator('.opponents .seat-box[data-seat="1"]')
-        expect(bob_box.locator(".name")).to_have_text("Bob")
+        expect(bob_box.locator(".name")).to_have_text("\u2068Bob\u2069")  # isolated, as every name
         expect(ada_page.locator(".table-view")).to_have_attribute("data-phase", "trump_choice")
         ada_page.wait_for_timeout(1700)  # longer than a page may take to connect before it counts as away
         expect(bob_box).not_to_have_class(re.compile(r"\baway\b"))
@@ -265,7 +293,9 @@ def test_the_other_page_shows_who_is_away(server: Server, browser: Browser) -> N
         lobby = ada_context.new_page()
         lobby.goto(server.url)
         table_id = ada_page.evaluate("new URLSearchParams(location.search).get('table')")
-        expect(lobby.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text("Ada · Bob (away)")
+        expect(lobby.locator(f'.table-item[data-table="{table_id}"]')).to_contain_text(
+            "\u2068Ada\u2069 · \u2068Bob\u2069 (away)"
+        )
         lobby.close()
         bob_page.go_back()  # and comes back to his seat
         expect(bob_page.locator(".table-view")).to_have_attribute("data-seat", "1")

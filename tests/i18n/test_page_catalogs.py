@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from babel import Locale
 from babel.messages.pofile import read_po
+
+from rules.server.protocol import ErrorCode
 
 CATALOGS = Path(__file__).resolve().parents[2] / "rules" / "server" / "static" / "i18n"
 LANGUAGES = ["en", "ro", "fi", "cs", "ky", "ru"]
@@ -270,3 +273,38 @@ def test_what_the_terminal_says_of_you_has_no_gender(lang: str) -> None:
         if GENDERED[lang].search(text)
     }
     assert gendered == {}, f"{lang}: you may be a woman or a man"
+
+
+def test_every_error_the_server_can_send_has_the_page_s_words() -> None:
+    """The page says an error by its code (js/words.js errorText); a code with no message reads "Something went
+    wrong. Try again.", which tells the player nothing of what was wrong (too_many_connections, match_not_over did)."""
+    english = catalog("en")
+    assert sorted(f"error.{code}" for code in get_args(ErrorCode) if f"error.{code}" not in english) == []
+
+
+def test_every_refusal_of_a_move_has_the_page_s_words() -> None:
+    """The refusal codes docs/protocol.md lists for a move, a resignation, a draw and a trump each have a sentence
+    (wrong_move one per phase): else the page falls back to "That move is not allowed now." (take_count did)."""
+    protocol = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    listed = re.search(
+        r"^- `code`: a stable name of the rule that refused the move\.(.*?)^- `clause`", protocol, re.M | re.S
+    )
+    assert listed is not None
+    codes = set(re.findall(r"`(\w+)`", listed[1]))
+    assert {"take_count", "lower_card", "draw_out", "trump_taken"} <= codes  # the pattern finds them
+    english = catalog("en")
+    wanted = {f"refusal.{code}" for code in codes - {"wrong_move"}} | {
+        f"refusal.wrong_move.{phase}" for phase in ("lead", "respond", "second")
+    }
+    assert sorted(wanted - english.keys()) == []
+
+
+def test_kyrgyz_names_a_seat_by_its_label_on_the_page() -> None:
+    """A seat's number is a label (docs/translations.md): the page writes *орун 0* as the terminal does, not *0-орун*
+    nor *0 номерлүү орун* (the seat numbered 0), which the Join button and its toast said."""
+    english, kyrgyz = catalog("en"), catalog("ky")
+    about_a_seat = [key for key, message in english.items() if "seat {n}" in str(message).lower()]
+    assert len(about_a_seat) == 5
+    for key in about_a_seat:
+        said = str(kyrgyz[key]).lower()
+        assert "орун {n}" in said and "{n}-" not in said and "{n} номерлүү" not in said, (key, said)

@@ -31,14 +31,28 @@ async function call(method, path, body) {
   return data;
 }
 
+/**
+ * A request that carries the name typed into the page: refused with bad_request, it is the name that was refused
+ * (docs/protocol.md, *Names*), the request's only text not chosen from the page's own controls. The page says so
+ * (the page's code bad_name) instead of "the server refused the request".
+ */
+async function named(request, name) {
+  try {
+    return await request;
+  } catch (error) {
+    if (error.code === "bad_request" && name) throw new ServerError("bad_name", error.message);
+    throw error;
+  }
+}
+
 export const api = {
   config: () => call("GET", "/api/config"),
   listTables: () => call("GET", "/api/tables"),
-  createTable: (options) => call("POST", "/api/tables", options),
-  joinTable: (id, seat, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  createTable: (options) => named(call("POST", "/api/tables", options), options.name),
+  joinTable: (id, seat, name) => named(call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }), name),
   leaveTable: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token }),
   /** Once the match is over: the same match again at a new table, in this token's seat (made by the first to ask). */
-  rematch: (id, token, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token, name }),
+  rematch: (id, token, name) => named(call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token, name }), name),
 };
 
 // --- Seat tokens, kept in localStorage so a reload or a new tab finds its seat again. ---

@@ -4,7 +4,7 @@ import { api, saveName, savedName, savedSeat, saveSeat } from "./api.js";
 import { makeCard } from "./cards.js";
 import { clockTime, t } from "./i18n.js";
 import { h, showToast } from "./ui.js";
-import { errorText, isHeld, openSeats } from "./words.js";
+import { errorText, isHeld, openSeats, personName } from "./words.js";
 
 // The computer's levels, as the server names them (rules.players.LEVELS); the page
 // shows each as t("level.<name>").
@@ -193,7 +193,7 @@ export class LobbyScreen {
   tableItem(table) {
     const free = table.seats.filter((seat) => seat.kind === "free");
     const person = (seat) => {
-      const name = seat.name || t("lobby.a_player");
+      const name = seat.name ? personName(seat.name) : t("lobby.a_player");
       return seat.connected ? name : t("lobby.away", { name });
     };
     const level = (seat) => (seat.level ? t(`level.${seat.level}`) : "");

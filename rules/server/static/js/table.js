@@ -161,11 +161,21 @@ export class TableScreen {
 
   /** A draw offer changed (not an event): show it, or say who declined it. */
   onDrawOffer(message) {
+    const seats = this.update?.seats ?? [];
+    const asked = !this.drawOffer && message.agreed.length > 0 && this.mySeat !== null && !message.agreed.includes(this.mySeat);
     this.drawOffer = message.agreed.length ? message : null;
     if (message.declined !== null && message.declined !== undefined) {
-      showToast(about("end.declined", message.declined, this.mySeat, this.update?.seats ?? []));
+      showToast(about("end.declined", message.declined, this.mySeat, seats));
     }
     this.render();
+    this.autoTake(); // held while the offer stood; free again once it is declined
+    // An offer waits for your answer, whose buttons are below your hand: on a phone (or a short window) out of
+    // sight. It is said where you look, and the buttons are brought into view.
+    const answer = asked && this.root.querySelector(".draw-accept");
+    if (answer) {
+      showToast(about("end.offered", message.agreed[0], this.mySeat, seats));
+      answer.closest(".endings-bar").scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
+    }
   }
 
   resign() {
@@ -177,12 +187,18 @@ export class TableScreen {
     if (!this.connection.draw(agree)) showToast(t("table.not_connected"), "error");
   }
 
-  /** Resign, offer a draw, or answer an offer: while the hand is played and you still hold cards. */
+  /**
+   * Resign, offer a draw, or answer an offer: while the hand is played and you still hold cards. A spectator, who
+   * hears of an offer too (and of its refusal), is told of it.
+   */
   endingControls() {
     const view = this.update?.view;
-    if (!view || this.mySeat === null || view.outcome || !["lead", "respond", "second"].includes(view.phase)) return [];
-    if (!view.hand.length) return [];
+    if (!view || view.outcome || !["lead", "respond", "second"].includes(view.phase)) return [];
     const offer = this.drawOffer;
+    if (this.mySeat === null) {
+      return offer ? [h("span", { class: "draw-offer", role: "status" }, about("end.offered", offer.agreed[0], null, this.update.seats))] : [];
+    }
+    if (!view.hand.length) return [];
     const controls = [];
     if (offer && !offer.agreed.includes(this.mySeat)) {
       const offerer = offer.agreed[0];
@@ -432,7 +448,7 @@ export class TableScreen {
     restoreFocus(this.root, focused);
     // A hand that has just ended: the keyboard goes from the hand (or from nowhere) to its dialog's button.
     const ended = this.root.querySelector(".outcome-dialog .btn.primary");
-    const inPlay = focused?.card || focused?.selector === ".take-btn" || document.activeElement === document.body;
+    const inPlay = focused?.card || focused?.ending || focused?.selector === ".take-btn" || document.activeElement === document.body;
     if (ended && !wasOver && inPlay) ended.focus();
     // The focused control went away with nothing to take its place (the next hand's trumps are still being
     // chosen by others): the first thing there is to do takes it once there is one.
@@ -509,7 +525,7 @@ export class TableScreen {
     const message = this.update;
     const view = message.view;
     const info = message.seats[seat];
-    if (info.kind === "free") return t("status.free");
+    if (info.kind === "free" && !(view && view.to_act === seat && !view.outcome)) return t("status.free");
     if (!view) return t("status.ready");
     const place = view.out_order.indexOf(seat);
     // Your own box says it of you ("You lost the hand"): a sentence of its own where the verb is conjugated.
@@ -522,10 +538,11 @@ export class TableScreen {
       return `${level}${suit ? t("status.chose", { suit: suitName(suit) }) : said("status.waits")}`;
     }
     if (view.to_act !== seat) return `${level}${t("seat.cards", { count: view.hand_counts[seat] })}`;
-    if (view.phase === "trump_choice") return said("status.choosing");
-    const clock = message.deadline ? " · " : "";
-    const verb = t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
-    return h("span", {}, verb, clock, message.deadline ? h("span", { class: "clock" }) : "");
+    // The seat to act, with its time left when the table has a clock: the trump's choice runs on it too.
+    // A seat left free keeps its turn (the game waits for someone to take it, or the clock plays it).
+    const doing = info.kind === "free" ? t("status.free") : view.phase === "trump_choice" ? said("status.choosing")
+      : t(info.kind === "computer" ? "status.thinking" : seat === this.mySeat ? "status.your_turn" : "status.to_play");
+    return message.deadline ? h("span", {}, doing, " · ", h("span", { class: "clock" })) : doing;
   }
 
   felt() {
@@ -576,6 +593,7 @@ export class TableScreen {
     }
     if (view.to_act === null) return "";
     const who = seatName(seats, view.to_act, this.mySeat);
+    if (seats[view.to_act].kind === "free") return t("prompt.free_seat", { who });
     if (view.phase === "lead") return t("prompt.other_lead", { who });
     if (view.phase === "second") return t("prompt.other_second", { who });
     return t("prompt.other_respond", { who, card });
@@ -629,7 +647,8 @@ export class TableScreen {
       h("h2", { id: "trump-title" }, t(mine ? "trump.choose" : "trump.being_chosen")),
       h("p", {}, mine
         ? t("trump.explain")
-        : view.to_act === this.mySeat ? t("trump.you_choosing") : t("trump.other_choosing", { who: seatName(seats, view.to_act, this.mySeat) })),
+        : view.to_act === this.mySeat ? t("trump.you_choosing")
+          : t(seats[view.to_act].kind === "free" ? "prompt.free_seat" : "trump.other_choosing", { who: seatName(seats, view.to_act, this.mySeat) })),
     );
     const choices = h("div", { class: "suit-choices" });
     for (const suit of SUITS) {
@@ -676,6 +695,14 @@ export class TableScreen {
         if (this.rematching) again.setAttribute("aria-disabled", "true");
         again.addEventListener("click", () => this.rematch());
         buttons.append(again);
+      } else if (link) {
+        // A spectator is told of the rematch's table too: a way there to watch it.
+        const watch = h("a", { class: "btn primary watch-rematch", href: `/?table=${encodeURIComponent(message.rematch)}` }, t("lobby.watch"));
+        watch.addEventListener("click", (event) => {
+          event.preventDefault();
+          window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: message.rematch } }));
+        });
+        buttons.append(watch);
       }
       buttons.append(h("a", { class: "btn", href: "/" }, t("side.back")));
     } else if (this.mySeat !== null) {
@@ -735,14 +762,24 @@ export class TableScreen {
     return row;
   }
 
+  /**
+   * The free seats someone may join: none once the match is over (a seat its player left then stays free for good,
+   * and a join is refused with match_over), nor those a rematch keeps for its players (openSeats).
+   */
+  seatsToTake() {
+    return this.update.status === "finished" ? [] : openSeats(this.update.seats);
+  }
+
   mine() {
     const message = this.update;
     const view = message.view;
     const me = this.mySeat;
     const area = h("div", { class: "me" });
+    const endings = this.endingControls();
     if (me === null) {
-      const free = openSeats(message.seats);
+      const free = this.seatsToTake();
       area.append(h("div", { class: "me-bar watching" }, h("span", {}, t("table.watching_table")), free.length && message.status !== "waiting" ? this.joinButtons(free) : ""));
+      if (endings.length) area.append(h("div", { class: "endings-bar" }, ...endings));
       return area;
     }
     const bar = h("div", { class: "me-bar" }, this.seatBox(me));
@@ -770,7 +807,6 @@ export class TableScreen {
     bar.append(actions);
     area.append(bar, this.hand());
     // Resigning and a draw are no moves: below the hand, so that on a phone Take and the hand share the first screen.
-    const endings = this.endingControls();
     if (endings.length) area.append(h("div", { class: "endings-bar" }, ...endings));
     return area;
   }
@@ -812,14 +848,18 @@ export class TableScreen {
     return wrap;
   }
 
-  /** When taking is your only move and the option is on, take after a short pause (time to see why). */
+  /**
+   * When taking is your only move and the option is on, take after a short pause (time to see why). Not while a
+   * draw offer stands: the take is an event, which would end the offer before anyone could answer it (and end
+   * yours silently).
+   */
   autoTake() {
     clearTimeout(this.autoTakeTimer);
     const legal = this.update?.view?.legal_moves ?? [];
-    if (!autoTaking() || !this.myTurn() || this.pending || legal.length !== 1 || legal[0].type !== "take") return;
+    if (!autoTaking() || !this.myTurn() || this.pending || this.drawOffer || legal.length !== 1 || legal[0].type !== "take") return;
     const eventNo = this.update.event_no;
     this.autoTakeTimer = setTimeout(() => {
-      if (this.update?.event_no === eventNo && !this.pending && this.queue.length === 0 && autoTaking()) this.take();
+      if (this.update?.event_no === eventNo && !this.pending && !this.drawOffer && this.queue.length === 0 && autoTaking()) this.take();
     }, AUTO_TAKE_MS);
   }
 
@@ -835,7 +875,7 @@ export class TableScreen {
     for (const entry of this.history.lines.slice(-12)) history.append(h("li", {}, suitColoured(historyLine(entry))));
     aside.append(h("section", {}, h("h2", {}, t("side.history")), history));
     aside.append(h("section", {}, h("h2", {}, t("side.match")), scoreTable(message.score, message.seats, this.mySeat)));
-    const free = openSeats(message.seats).length > 0;
+    const free = this.seatsToTake().length > 0;
     aside.append(h("section", { class: "share" }, h("h2", {}, t(free ? "side.invite" : "side.watch_link")), shareBox(this.tableId)));
     if (message.hand_end) {
       aside.append(this.seedCheck(message.hand_end));
@@ -911,8 +951,17 @@ function describeFocus(node) {
   if (node.classList?.contains("take-btn")) return { selector: ".take-btn" };
   if (node.classList?.contains("next-hand")) return { selector: ".next-hand" };
   if (node.classList?.contains("rematch")) return { selector: ".rematch" }; // the same control when it turns into "Join"
-  return null;
+  // Resigning and the draw's buttons: the same one again after any update; once an answer or an offer has taken it
+  // away, the move to make (else the bar's first button).
+  const ending = ENDINGS.find((name) => node.classList?.contains(name));
+  if (ending) return { selector: `.${ending}`, ending: true };
+  const steady = STEADY.find((name) => node.classList?.contains(name));
+  return steady ? { selector: `.${steady}` } : null;
 }
+
+const ENDINGS = ["draw-btn", "draw-accept", "draw-decline", "resign-btn"];
+/** The side's controls, which stay where they were through every update. */
+const STEADY = ["auto-take-option", "tracker-option", "leave"];
 
 /**
  * Your turn has come and your cards are below the bottom of the screen (a phone at a table of three or
@@ -939,7 +988,7 @@ function restoreFocus(root, focused) {
   }
   const node = root.querySelector(focused.selector);
   if (node && !node.disabled) node.focus({ preventScroll: true });
-  else root.querySelector(PLAYABLE)?.focus({ preventScroll: true });
+  else (root.querySelector(PLAYABLE) ?? (focused.ending ? root.querySelector(".endings-bar .btn") : null))?.focus({ preventScroll: true });
 }
 
 /** One remembered entry of the last actions (see record) in the page's language now. */

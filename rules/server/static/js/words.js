@@ -8,11 +8,20 @@
 import { cardLabel, suitName, suitSymbol } from "./cards.js";
 import { has, t } from "./i18n.js";
 
+/**
+ * A person's name as the page writes it into its sentences, between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE
+ * (docs/protocol.md, *Names*): a right-to-left name would otherwise take the neutral characters next to it along
+ * ("עדי · דנה" in the lobby read with the seats swapped).
+ */
+export function personName(name) {
+  return `\u2068${name}\u2069`;
+}
+
 /** The name of a seat as this page shows it: "You", a person's name, "Computer 2", "Seat 2" (numbered from 0, as logs and the analysis board number seats). */
 export function seatName(seats, seat, mySeat) {
   if (seat === mySeat) return t("seat.you");
   const info = seats?.[seat];
-  if (info?.kind === "human" && info.name) return info.name;
+  if (info?.kind === "human" && info.name) return personName(info.name);
   if (info?.kind === "computer") {
     const several = seats.filter((other) => other.kind === "computer").length > 1;
     return several ? t("seat.computer_n", { n: seat }) : t("seat.computer");
