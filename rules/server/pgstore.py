@@ -47,6 +47,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
@@ -188,6 +189,29 @@ def redact(url: str) -> str:
     return url
 
 
+# PostgreSQL ends the session of a process that vanished without closing it (its machine lost, the network cut)
+# only once TCP tells it so, by default after two hours of silence: until then the session keeps that process's
+# leads (advisory locks) and whatever rows it had locked, and the clocks and computer seats of its tables stop.
+# TCP keepalives, asked for on both ends of every connection, tell it within about 5 s: after 2 s of silence a
+# probe a second, and the connection is given up after 3 unanswered. (A process whose event loop is busy still
+# answers them: the kernel does.)
+_KEEPALIVES = {"idle": 2, "interval": 1, "count": 3}
+
+
+def _connect_kwargs(url: str) -> dict[str, Any]:
+    """The parameters of every connection of a process, besides ``url``: autocommit, a 5 s connect timeout, and
+    keepalives on the process's side (libpq's) and PostgreSQL's (the session's settings), unless ``url`` sets them."""
+    given = conninfo_to_dict(url)
+    kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": 5}
+    if "keepalives" not in given:
+        kwargs["keepalives"] = 1
+    kwargs |= {f"keepalives_{name}": value for name, value in _KEEPALIVES.items() if f"keepalives_{name}" not in given}
+    # The URL's own options come last, so a -c tcp_keepalives_... of its own wins.
+    server = " ".join(f"-c tcp_keepalives_{name}={value}" for name, value in _KEEPALIVES.items())
+    kwargs["options"] = f"{server} {given['options']}" if given.get("options") else server
+    return kwargs
+
+
 def _lock_key(table_id: str) -> int:
     return int.from_bytes(hashlib.sha256(b"trumps-lead:" + table_id.encode()).digest()[:8], "big", signed=True)
 
@@ -282,6 +306,7 @@ class PostgresStore:
 
     def __init__(self, url: str, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]) -> None:
         self.url = url
+        self._connect = _connect_kwargs(url)
         self._pool = pool
         self._notice: Notice | None = None
         self._wants: Wants | None = None
@@ -308,7 +333,7 @@ class PostgresStore:
     async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
         """Connect, migrate, start listening; :class:`StoreUnavailable` (one line, no password) if it cannot."""
         try:
-            async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5) as conn:
+            async with await psycopg.AsyncConnection.connect(url, **_connect_kwargs(url)) as conn:
                 await migrate(conn)
         except psycopg.Error as error:
             raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=_connect_reason(error))) from None
@@ -319,7 +344,7 @@ class PostgresStore:
             url,
             min_size=pool_size,  # opened at start: a busy moment does not wait for new connections
             max_size=pool_size,
-            kwargs={"autocommit": True, "connect_timeout": 5},
+            kwargs=_connect_kwargs(url),
             timeout=WAIT,
             reconnect_timeout=24 * 3600,
             open=False,
@@ -607,7 +632,7 @@ class PostgresStore:
             try:
                 if self._locks is None or self._locks.closed:
                     self._leads.clear()
-                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, **self._connect)
                 cursor = await self._locks.execute(
                     "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)", (list(keys),)
                 )
@@ -656,7 +681,7 @@ class PostgresStore:
             try:
                 if self._locks is None or self._locks.closed:
                     self._leads.clear()  # a new session holds no locks
-                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, **self._connect)
                 cursor = await self._locks.execute("SELECT pg_try_advisory_lock(%s)", (_lock_key(table_id),))
                 row = await cursor.fetchone()
             except psycopg.Error:
@@ -723,7 +748,7 @@ class PostgresStore:
         delay = 0.1
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                async with await psycopg.AsyncConnection.connect(self.url, **self._connect) as conn:
                     # Notices that come in with a statement's answer (a LISTEN's) are handed over by psycopg.
                     conn.add_notify_handler(lambda note: self._heard(note.channel, note.payload))
                     await conn.execute(f"LISTEN {CHANNEL}")

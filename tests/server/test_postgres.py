@@ -414,6 +414,38 @@ def test_an_older_database_is_upgraded_in_place(database: str) -> None:
     assert row is not None and row[0] == len(MIGRATIONS)
 
 
+def test_every_connection_asks_for_keepalives_so_a_lost_machines_leads_are_freed(database: str) -> None:
+    """PostgreSQL ends the session of a process whose machine is lost (no FIN, no RST) only once TCP says so: by
+    default after two hours, holding its leads (docs/deploy.md: its clocks go on elsewhere within seconds). So every
+    connection of a process asks for keepalives on both ends (found by the audit); a URL's own settings win."""
+    from rules.server.pgstore import PostgresStore
+
+    url = f"{database}?keepalives_idle=3&options=-c%20tcp_keepalives_count%3D4%20-c%20statement_timeout%3D7000"
+
+    async def settings(conn: psycopg.AsyncConnection[Any]) -> tuple[list[str], dict[str, str]]:
+        shown = []
+        for name in ("tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count", "statement_timeout"):
+            row = await (await conn.execute(f"SHOW {name}")).fetchone()
+            shown.append(row[0] if row else "")
+        return shown, conn.info.get_parameters()
+
+    async def run() -> None:
+        store = await PostgresStore.connect(url, pool_size=1)
+        try:
+            assert await store.claim_lead("any")
+            async with store._connection() as pooled:
+                sessions = [await settings(pooled)]
+            assert store._locks is not None  # the session holding the leads
+            sessions.append(await settings(store._locks))
+        finally:
+            await store.close()
+        for shown, parameters in sessions:
+            assert shown == ["2", "1", "4", "7s"]  # PostgreSQL's side: a probe after 2 s of silence, then every 1 s
+            assert (parameters.get("keepalives"), parameters.get("keepalives_idle")) == ("1", "3")  # the process's
+
+    asyncio.run(run())
+
+
 def test_the_clock_goes_on_when_its_process_dies(servers: list[Server]) -> None:
     """A table with a clock, a player connected to each process while a leads it: a is killed, b's clock takes
     over."""
