@@ -328,6 +328,8 @@ class PostgresStore:
         self._control = f"trumps_control_{secrets.token_hex(6)}"
         """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels."""
         self._synced: list[asyncio.Future[None]] = []
+        self._caught_up: dict[str, asyncio.Future[None]] = {}
+        """Who waits for which notice of this process's own on :attr:`_control` (see :meth:`heard_so_far`)."""
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
@@ -819,7 +821,10 @@ class PostgresStore:
 
     def _heard(self, channel: str, payload: str) -> None:
         if channel == self._control:
-            return  # only wakes the listener, which then listens to the channels followed
+            waiting = self._caught_up.pop(payload, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(None)
+            return  # else it only wakes the listener, which then listens to the channels followed
         try:
             self._deliver(payload)
         except Exception:  # one notice: the listening goes on
@@ -837,6 +842,24 @@ class PostgresStore:
         for done in synced:
             if not done.done():
                 done.set_result(None)
+
+    async def heard_so_far(self) -> bool:
+        """Return once every notice committed before the call has been passed on: a notice of this process's own,
+        sent now, has come back, and the listening connection hears the notices in the order they were committed.
+        False (at once) while it does not listen, or if the notice does not come back within :data:`WAIT`."""
+        if not self.listening:
+            return False
+        mark = secrets.token_hex(8)
+        waiting = self._caught_up[mark] = asyncio.get_running_loop().create_future()
+        try:
+            async with self._connection() as conn:
+                await conn.execute("SELECT pg_notify(%s, %s)", (self._control, mark))
+            await asyncio.wait_for(waiting, WAIT)
+        except (StoreError, TimeoutError):
+            return False
+        finally:
+            self._caught_up.pop(mark, None)
+        return True
 
     async def follow(self, table_id: str) -> None:
         """Hear this table's events from now on: returns once the listening connection listens to its channel
