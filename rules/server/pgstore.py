@@ -326,7 +326,8 @@ class PostgresStore:
         self._listened: set[str] = set()
         """The tables whose channels the listening connection is listening to."""
         self._control = f"trumps_control_{secrets.token_hex(6)}"
-        """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels."""
+        """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels, or (with
+        a mark) tells how far the notices have been heard (:meth:`heard_so_far`)."""
         self._synced: list[asyncio.Future[None]] = []
         self._caught_up: dict[str, asyncio.Future[None]] = {}
         """Who waits for which notice of this process's own on :attr:`_control` (see :meth:`heard_so_far`)."""
