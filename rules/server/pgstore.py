@@ -853,7 +853,10 @@ class PostgresStore:
         mark = secrets.token_hex(8)
         waiting = self._caught_up[mark] = asyncio.get_running_loop().create_future()
         try:
-            async with self._connection() as conn:
+            async with self._connection() as conn, conn.transaction():
+                # A notice is sent at commit, and PostgreSQL writes that commit to disk: this one has nothing to keep,
+                # and it comes back after every notice committed before it all the same.
+                await conn.execute("SET LOCAL synchronous_commit TO off")
                 await conn.execute("SELECT pg_notify(%s, %s)", (self._control, mark))
             await asyncio.wait_for(waiting, WAIT)
         except (StoreError, TimeoutError):
