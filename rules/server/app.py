@@ -284,7 +284,9 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
 
 
 async def lobby(request: Request) -> Response:
-    return _ok(Lobby(tables=_hub(request).lobby()))
+    hub = _hub(request)
+    await hub.caught_up()
+    return _ok(Lobby(tables=hub.lobby()))
 
 
 async def table_info(request: Request) -> Response:

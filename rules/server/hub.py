@@ -484,6 +484,15 @@ class Hub:
         """Tables in memory whose match is not over, newest first."""
         return sorted((t for t in self.tables.values() if not t.match_over), key=lambda t: -t.created)
 
+    async def caught_up(self) -> None:
+        """(A shared store) take in what other processes committed before now: every notice of it heard, and the
+        events heard of for the tables held here applied. So a lobby asked for right after a change made elsewhere
+        shows it, as a process's answers about one table do (read your writes)."""
+        if not self.store.shared or not await self.store.heard_so_far():
+            return  # not listening (the database away): the lobby is read again once it listens
+        for table in list(self.tables.values()):
+            await table.apply_heard()
+
     def lobby(self) -> list[TableInfo]:
         """What the lobby lists (see :meth:`lobby_tables`), with the tables other processes hold, in the same order."""
         listed = [(table.news_at, table.info()) for table in self.lobby_tables()]

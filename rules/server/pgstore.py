@@ -47,6 +47,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from rules.locale import N_, Message
@@ -188,6 +189,29 @@ def redact(url: str) -> str:
     return url
 
 
+# PostgreSQL ends the session of a process that vanished without closing it (its machine lost, the network cut)
+# only once TCP tells it so, by default after two hours of silence: until then the session keeps that process's
+# leads (advisory locks) and whatever rows it had locked, and the clocks and computer seats of its tables stop.
+# TCP keepalives, asked for on both ends of every connection, tell it within about 5 s: after 2 s of silence a
+# probe a second, and the connection is given up after 3 unanswered. (A process whose event loop is busy still
+# answers them: the kernel does.)
+_KEEPALIVES = {"idle": 2, "interval": 1, "count": 3}
+
+
+def _connect_kwargs(url: str) -> dict[str, Any]:
+    """The parameters of every connection of a process, besides ``url``: autocommit, a 5 s connect timeout, and
+    keepalives on the process's side (libpq's) and PostgreSQL's (the session's settings), unless ``url`` sets them."""
+    given = conninfo_to_dict(url)
+    kwargs: dict[str, Any] = {"autocommit": True, "connect_timeout": 5}
+    if "keepalives" not in given:
+        kwargs["keepalives"] = 1
+    kwargs |= {f"keepalives_{name}": value for name, value in _KEEPALIVES.items() if f"keepalives_{name}" not in given}
+    # The URL's own options come last, so a -c tcp_keepalives_... of its own wins.
+    server = " ".join(f"-c tcp_keepalives_{name}={value}" for name, value in _KEEPALIVES.items())
+    kwargs["options"] = f"{server} {given['options']}" if given.get("options") else server
+    return kwargs
+
+
 def _lock_key(table_id: str) -> int:
     return int.from_bytes(hashlib.sha256(b"trumps-lead:" + table_id.encode()).digest()[:8], "big", signed=True)
 
@@ -282,6 +306,7 @@ class PostgresStore:
 
     def __init__(self, url: str, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]) -> None:
         self.url = url
+        self._connect = _connect_kwargs(url)
         self._pool = pool
         self._notice: Notice | None = None
         self._wants: Wants | None = None
@@ -301,14 +326,17 @@ class PostgresStore:
         self._listened: set[str] = set()
         """The tables whose channels the listening connection is listening to."""
         self._control = f"trumps_control_{secrets.token_hex(6)}"
-        """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels."""
+        """A channel of this process's own: a notice on it wakes the listener to (un)listen tables' channels, or (with
+        a mark) tells how far the notices have been heard (:meth:`heard_so_far`)."""
         self._synced: list[asyncio.Future[None]] = []
+        self._caught_up: dict[str, asyncio.Future[None]] = {}
+        """Who waits for which notice of this process's own on :attr:`_control` (see :meth:`heard_so_far`)."""
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = 10) -> PostgresStore:
         """Connect, migrate, start listening; :class:`StoreUnavailable` (one line, no password) if it cannot."""
         try:
-            async with await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=5) as conn:
+            async with await psycopg.AsyncConnection.connect(url, **_connect_kwargs(url)) as conn:
                 await migrate(conn)
         except psycopg.Error as error:
             raise StoreUnavailable(Message(_CANNOT_USE, db=redact(url), why=_connect_reason(error))) from None
@@ -319,7 +347,7 @@ class PostgresStore:
             url,
             min_size=pool_size,  # opened at start: a busy moment does not wait for new connections
             max_size=pool_size,
-            kwargs={"autocommit": True, "connect_timeout": 5},
+            kwargs=_connect_kwargs(url),
             timeout=WAIT,
             reconnect_timeout=24 * 3600,
             open=False,
@@ -607,7 +635,7 @@ class PostgresStore:
             try:
                 if self._locks is None or self._locks.closed:
                     self._leads.clear()
-                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, **self._connect)
                 cursor = await self._locks.execute(
                     "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)", (list(keys),)
                 )
@@ -656,7 +684,7 @@ class PostgresStore:
             try:
                 if self._locks is None or self._locks.closed:
                     self._leads.clear()  # a new session holds no locks
-                    self._locks = await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+                    self._locks = await psycopg.AsyncConnection.connect(self.url, **self._connect)
                 cursor = await self._locks.execute("SELECT pg_try_advisory_lock(%s)", (_lock_key(table_id),))
                 row = await cursor.fetchone()
             except psycopg.Error:
@@ -723,7 +751,7 @@ class PostgresStore:
         delay = 0.1
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5) as conn:
+                async with await psycopg.AsyncConnection.connect(self.url, **self._connect) as conn:
                     # Notices that come in with a statement's answer (a LISTEN's) are handed over by psycopg.
                     conn.add_notify_handler(lambda note: self._heard(note.channel, note.payload))
                     await conn.execute(f"LISTEN {CHANNEL}")
@@ -794,7 +822,10 @@ class PostgresStore:
 
     def _heard(self, channel: str, payload: str) -> None:
         if channel == self._control:
-            return  # only wakes the listener, which then listens to the channels followed
+            waiting = self._caught_up.pop(payload, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(None)
+            return  # else it only wakes the listener, which then listens to the channels followed
         try:
             self._deliver(payload)
         except Exception:  # one notice: the listening goes on
@@ -812,6 +843,27 @@ class PostgresStore:
         for done in synced:
             if not done.done():
                 done.set_result(None)
+
+    async def heard_so_far(self) -> bool:
+        """Return once every notice committed before the call has been passed on: a notice of this process's own,
+        sent now, has come back, and the listening connection hears the notices in the order they were committed.
+        False (at once) while it does not listen, or if the notice does not come back within :data:`WAIT`."""
+        if not self.listening:
+            return False
+        mark = secrets.token_hex(8)
+        waiting = self._caught_up[mark] = asyncio.get_running_loop().create_future()
+        try:
+            async with self._connection() as conn, conn.transaction():
+                # A notice is sent at commit, and PostgreSQL writes that commit to disk: this one has nothing to keep,
+                # and it comes back after every notice committed before it all the same.
+                await conn.execute("SET LOCAL synchronous_commit TO off")
+                await conn.execute("SELECT pg_notify(%s, %s)", (self._control, mark))
+            await asyncio.wait_for(waiting, WAIT)
+        except (StoreError, TimeoutError):
+            return False
+        finally:
+            self._caught_up.pop(mark, None)
+        return True
 
     async def follow(self, table_id: str) -> None:
         """Hear this table's events from now on: returns once the listening connection listens to its channel

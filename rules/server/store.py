@@ -284,6 +284,11 @@ class Store(Protocol):
         :meth:`rules.server.hub.Hub.start`)."""
         ...
 
+    async def heard_so_far(self) -> bool:
+        """(A shared store) return once every notice committed before the call has been passed on (to
+        :meth:`subscribe`'s callbacks): True, or False if the store cannot tell now (it does not listen)."""
+        ...
+
     async def follow(self, table_id: str) -> None:
         """(A shared store) hear this table's events from other processes, from the moment this returns."""
         ...
@@ -409,6 +414,9 @@ class EventStore:
         pass  # nobody else writes to the file
 
     async def heard_from_now(self) -> bool:
+        return True
+
+    async def heard_so_far(self) -> bool:
         return True
 
     async def follow(self, table_id: str) -> None:

@@ -745,6 +745,13 @@ class Table:
             self._absorbing = True
             self._spawn(self._absorb())
 
+    async def apply_heard(self) -> None:
+        """Apply now the events heard of that the task absorbing them has not applied yet (it may not have run)."""
+        if any(no > self.event_no for no in self._heard):
+            async with self.lock:
+                if not self.asleep:  # put to sleep meanwhile: it is read whole when woken
+                    await self._catch_up(read=False)
+
     async def _absorb(self) -> None:
         try:
             async with self.lock:

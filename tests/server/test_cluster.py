@@ -420,6 +420,40 @@ def test_every_process_orders_the_lobby_by_the_same_news(pair: tuple[Server, Ser
         c.stop()
 
 
+def test_a_lobby_asked_for_right_after_a_change_elsewhere_shows_it(pair: tuple[Server, Server]) -> None:
+    """Read your writes in the lobby too: a table made, a seat taken, a seat left through a, and at once b's lobby
+    shows it, whether b only lists the table or holds it for a spectator (found by the audit: b answered from what it
+    had heard so far, now and then a notice behind)."""
+    a, b = pair
+
+    def listed(table_id: str) -> list[str] | None:
+        found = [table for table in b.get("/api/tables")[1]["tables"] if table["id"] == table_id]
+        return [seat["kind"] for seat in found[0]["seats"]] if found else None
+
+    async def run() -> list[tuple[int, str, list[str] | None]]:
+        behind = []
+        for round in range(40):
+            created = _create(a)
+            table_id = created["table"]["id"]
+            async with contextlib.AsyncExitStack() as stack:
+                if round % 2:  # b holds the table: the events heard of are applied by a task of their own
+                    ws = await stack.enter_async_context(websockets.connect(f"{b.ws}/ws/tables/{table_id}"))
+                    await ws.send(json.dumps({"type": "hello", "token": None}))
+                    assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+                if (seats := listed(table_id)) != ["human", "free"]:
+                    behind.append((round, "made", seats))
+                status, joined = a.post(f"/api/tables/{table_id}/join", {})
+                assert status == 200, joined
+                if (seats := listed(table_id)) != ["human", "human"]:
+                    behind.append((round, "taken", seats))
+                assert a.post(f"/api/tables/{table_id}/leave", {"token": joined["token"]})[0] == 200
+                if (seats := listed(table_id)) != ["human", "free"]:
+                    behind.append((round, "left", seats))
+        return behind
+
+    assert asyncio.run(run()) == []
+
+
 async def _finished_duel(a: Server, b: Server, *, stay: bool = False) -> tuple[str, list[str], list[Seat]]:
     """A duel made on a whose one-hand match is over (seat 0 resigned), seat 0 played through a, seat 1 through b: its
     id, the two seats' tokens and their connections (closed, unless they ``stay``)."""

@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -26,9 +27,11 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 from postgres import Cluster, drop_database, free_port, fresh_database
+from schema_shapes import Shapes
 from server_helpers import Seat, Server, check_no_leaks, hand_over, play_until
 from websockets.exceptions import ConnectionClosed
 
+SPEC = Path(__file__).resolve().parents[2] / "spec"
 # Bots in threads: three servers with two worker processes each would crowd a small test machine.
 FAST = {"TRUMPS_RATE": "1000", "TRUMPS_BURST": "1000", "TRUMPS_BOT_PROCESSES": "0"}
 
@@ -77,7 +80,15 @@ async def _play_match(seats: list[Seat]) -> None:
         await asyncio.gather(*(seat.update() for seat in seats))
 
 
+def _in_play(seat: Seat) -> bool:
+    view = seat.last["view"] if seat.last else None
+    return bool(view and view["phase"] in ("lead", "respond", "second"))
+
+
 def test_a_whole_match_with_each_seat_on_another_process(servers: list[Server]) -> None:
+    """Three seats on three processes: the first hand drawn by all three agreeing at once (one agree_draw), the second
+    played out; every message as spec/protocol.schema.json says; then all three ask for a rematch at once (one
+    table, every seat taken, the same on every process)."""
     a, b, c = (server.start() for server in servers)
     table_id = _table(a, players=3, match_hands=2)
     deadline = time.monotonic() + 10
@@ -93,6 +104,16 @@ def test_a_whole_match_with_each_seat_on_another_process(servers: list[Server]) 
         ]
         for seat in seats:
             await seat.connect()
+        await play_until(seats, _in_play)
+        while len({seat.event_no for seat in seats}) > 1:
+            await min(seats, key=lambda seat: seat.event_no).update()
+        await asyncio.gather(
+            *(seat.send({"type": "draw", "agree": True, "last_seen": seat.event_no}) for seat in seats)
+        )
+        for seat in seats:
+            while not hand_over(seat):
+                await seat.update()
+            assert seat.last is not None and seat.last["event"] == {"type": "agree_draw"}
         await _play_match(seats)
         for seat in seats:
             await seat.close()
@@ -100,12 +121,29 @@ def test_a_whole_match_with_each_seat_on_another_process(servers: list[Server]) 
 
     seats = asyncio.run(play())
     stored = a.stored_events()[table_id]
+    shapes = Shapes(json.loads((SPEC / "protocol.schema.json").read_text()))
     for seat in seats:  # each process told its player every event, in order, exactly once
         numbers = [json.loads(text)["event_no"] for text in seat.texts if json.loads(text)["type"] == "update"]
         assert numbers == sorted(set(numbers)) and numbers[-1] == len(stored)
         assert seat.last is not None and seat.last["score"]["match_over"] and seat.last["score"]["hands_played"] == 2
+        for text in seat.texts:
+            shapes.read(json.loads(text), "ServerMessage")
     assert check_no_leaks(stored, 3, seats) > 0
     assert [record["type"] for record in stored].count("hand_started") == 2
+    assert [record["type"] for record in stored].count("agree_draw") == 1
+    with ThreadPoolExecutor(3) as pool:
+        asked = list(
+            pool.map(
+                lambda seat: (a, b, c)[seat].post(f"/api/tables/{table_id}/rematch", {"token": tokens[seat]}), range(3)
+            )
+        )
+    assert [status for status, _ in asked] == [200] * 3, asked
+    assert sorted(answer["created"] for _, answer in asked) == [False, False, True]
+    assert {answer["table"]["id"] for _, answer in asked} == {asked[0][1]["table"]["id"]}
+    assert [answer["seat"] for _, answer in asked] == [0, 1, 2]
+    for server in (a, b, c):
+        _, rematch = server.get(f"/api/tables/{asked[0][1]['table']['id']}")
+        assert rematch["status"] == "playing" and [seat["kind"] for seat in rematch["seats"]] == ["human"] * 3
 
 
 def test_both_processes_get_the_same_seats_move_at_once(servers: list[Server]) -> None:
@@ -412,6 +450,38 @@ def test_an_older_database_is_upgraded_in_place(database: str) -> None:
     with psycopg.connect(database) as conn:
         row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
     assert row is not None and row[0] == len(MIGRATIONS)
+
+
+def test_every_connection_asks_for_keepalives_so_a_lost_machines_leads_are_freed(database: str) -> None:
+    """PostgreSQL ends the session of a process whose machine is lost (no FIN, no RST) only once TCP says so: by
+    default after two hours, holding its leads (docs/deploy.md: its clocks go on elsewhere within seconds). So every
+    connection of a process asks for keepalives on both ends (found by the audit); a URL's own settings win."""
+    from rules.server.pgstore import PostgresStore
+
+    url = f"{database}?keepalives_idle=3&options=-c%20tcp_keepalives_count%3D4%20-c%20statement_timeout%3D7000"
+
+    async def settings(conn: psycopg.AsyncConnection[Any]) -> tuple[list[str], dict[str, str]]:
+        shown = []
+        for name in ("tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count", "statement_timeout"):
+            row = await (await conn.execute(f"SHOW {name}")).fetchone()
+            shown.append(row[0] if row else "")
+        return shown, conn.info.get_parameters()
+
+    async def run() -> None:
+        store = await PostgresStore.connect(url, pool_size=1)
+        try:
+            assert await store.claim_lead("any")
+            async with store._connection() as pooled:
+                sessions = [await settings(pooled)]
+            assert store._locks is not None  # the session holding the leads
+            sessions.append(await settings(store._locks))
+        finally:
+            await store.close()
+        for shown, parameters in sessions:
+            assert shown == ["2", "1", "4", "7s"]  # PostgreSQL's side: a probe after 2 s of silence, then every 1 s
+            assert (parameters.get("keepalives"), parameters.get("keepalives_idle")) == ("1", "3")  # the process's
+
+    asyncio.run(run())
 
 
 def test_the_clock_goes_on_when_its_process_dies(servers: list[Server]) -> None:
