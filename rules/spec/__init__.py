@@ -75,8 +75,8 @@ Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
    with `next32`. For each entry of `deals.json` → `deals`: deal the seed for `players`
    and `dealer`; compare the hands.
 
-A command-line implementation of the contract can be checked with nothing but bash
-(`your-replay` stands for its `replay` command):
+An implementation of the replay command (log format §L6) can be checked with nothing but bash
+(`your-replay` stands for that command):
 
 ```bash
 for log in spec/vectors/*.jsonl; do case $log in *.states.jsonl) continue;; esac
