@@ -157,6 +157,10 @@ def test_a_bad_log_is_refused_in_one_line(server: Server, page: Page) -> None:
     page.fill("textarea.paste", "\n".join([*lines[:5], lines[7]]))
     page.click(".open-pasted")
     expect(page.locator(".opener .problem")).to_contain_text("Rivi 6 ei noudata lokin muotoa")
+    # A log over the board's 512 KB is said to be too large, not "a message too long for the server".
+    page.fill("textarea.paste", "\n".join([*lines, " " * (600 * 1024)]))
+    page.click(".open-pasted")
+    expect(page.locator(".opener .problem")).to_contain_text("Loki on liian suuri analysoitavaksi")
 
 
 def test_play_on_from_a_position_against_the_computer(server: Server, page: Page) -> None:

@@ -62,6 +62,7 @@ function moveWords(event) {
 function refusal(error) {
   if (error.utf8) return t("replay.not_utf8", { line: error.line });
   if (language() === "en" && error.message) return error.message;
+  if (error.code === "too_large") return t("error.log_too_large");
   return error.code === "bad_log" && error.line ? t("error.bad_log_line", { line: error.line }) : errorText(error);
 }
 
