@@ -787,7 +787,9 @@ class Hub:
             hold = self.settings.rematch_hold_seconds
             until = tables.hold_clock() + hold
             holds = {n: until for n, state in enumerate(old.seats) if state.kind == "human"} if hold > 0 else {}
-            config = old.config.model_copy(update={"dealer": old.config.players - 1, "holds": holds})
+            config = old.config.model_copy(
+                update={"dealer": old.config.players - 1, "holds": holds, "rematch_of": table_id}
+            )
 
             async def write(table_id: str, created: float, limit: int) -> bool:
                 return await old.commit_rematch(seat, table_id, config, creator, limit, created)

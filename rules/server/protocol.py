@@ -206,6 +206,11 @@ class TableInfo(_Message):
         description="Once the match is over and a player asked for a rematch: the id of the new table "
         "(POST /api/tables/{id}/rematch); null until then.",
     )
+    rematch_of: str | None = Field(
+        default=None,
+        description="At a rematch's new table: the id of the finished table whose rematch it is (where its players "
+        "of the match before ask for their kept seats); null at a table made in the lobby.",
+    )
 
 
 class Score(_Message):
@@ -487,6 +492,9 @@ class Update(_Message):
     hand_end: HandEnd | None = None
     rematch: str | None = Field(
         default=None, description="The id of the rematch's new table, once a player asked for one; else null."
+    )
+    rematch_of: str | None = Field(
+        default=None, description="At a rematch's new table: the id of the finished table it follows; else null."
     )
 
 

@@ -123,10 +123,17 @@ class TableConfig(BaseModel):
         description="seat -> the Unix time until which a rematch's new table keeps that free seat for its player of "
         "the match before (see hold_lasts); none for a table made in the lobby",
     )
+    rematch_of: str | None = Field(
+        default=None, description="a rematch's new table: the id of the finished table whose rematch it is"
+    )
 
     def stored(self) -> dict[str, Any]:
-        """As the store keeps it (JSON): without ``holds`` when there are none, as before there were any."""
-        return self.model_dump(mode="json", exclude={"holds"} if not self.holds else None)
+        """As the store keeps it (JSON): without ``holds`` and ``rematch_of`` when there are none, as before either
+        was there (so a process of the version before reads it)."""
+        unset = {"holds"} if not self.holds else set()
+        if self.rematch_of is None:
+            unset.add("rematch_of")
+        return self.model_dump(mode="json", exclude=unset)
 
     @classmethod
     def of(cls, request: CreateTable) -> TableConfig:
@@ -443,6 +450,7 @@ class Table:
             match_hands=self.config.match_hands,
             spectators=self.spectators(),
             rematch=self.rematch,
+            rematch_of=self.config.rematch_of,
         )
 
     def score(self) -> Score:
@@ -485,6 +493,7 @@ class Table:
             deadline=self.deadline,
             hand_end=self.hand_end,
             rematch=self.rematch,
+            rematch_of=self.config.rematch_of,
         ).model_dump_json(exclude={"view"})
         head = common[:-1] + ',"view":'
         game = self.game

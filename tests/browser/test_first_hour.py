@@ -150,6 +150,32 @@ def test_a_rematch_after_the_match_keeps_its_rules_and_opponent(server: Server, 
     page.close()
 
 
+def test_a_player_who_comes_to_the_rematch_by_its_link_takes_the_seat_kept_for_them(
+    server: Server, browser: Browser
+) -> None:
+    """Bo opens the rematch's table from a link (not from the finished table's dialog): it names the table it follows
+    (rematch_of), his browser still holds his token there, so the page offers him his kept seat, and takes it."""
+    table_id, tokens = finished_duel(server.url)
+    ana, bo = (browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page() for _ in tokens)
+    sit_at(ana, server.url, table_id, tokens[0], 0)
+    ana.click(".rematch")
+    ana.wait_for_function("(old) => new URLSearchParams(location.search).get('table') !== old", arg=table_id)
+    new_id = ana.evaluate("new URLSearchParams(location.search).get('table')")
+    sit_at(bo, server.url, table_id, tokens[1], 1)
+    bo.goto(f"{server.url}/?table={new_id}")
+    expect(bo.locator(".held-seat")).to_contain_text("Seat 1 is kept for its player of the last match until ")
+    kept = bo.locator(".take-kept-seat")
+    expect(kept).to_have_text(catalog("en")["wait.take_kept"].replace("{n}", "1"))
+    kept.click()
+    for seat, page in enumerate((ana, bo)):  # every seat is taken: the first hand starts, seat 0 chooses first
+        expect(page.locator(".trump-dialog")).to_be_visible()
+        expect(page.locator(".table-view")).to_have_attribute("data-seat", str(seat))
+    saved = bo.evaluate("(id) => JSON.parse(localStorage.getItem(`trumps.seat.${id}`))", new_id)
+    assert saved["seat"] == 1 and saved["token"] != tokens[1]  # his token there, derived from the old one
+    ana.context.close()
+    bo.context.close()
+
+
 def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, browser: Browser) -> None:
     """Ana presses Rematch; Bo's page, at the same finished table, offers to join it with the keyboard's focus still
     on the dialog's button, and Enter takes him to the same new table, in his seat (docs/protocol.md, *A rematch*)."""
@@ -182,6 +208,7 @@ def test_both_players_of_a_finished_match_meet_at_one_rematch(server: Server, br
     listed.locator(".watch").click()
     expect(lobby.locator(".held-seat")).to_contain_text("Seat 1 is kept for its player of the last match until ")
     expect(lobby.locator(".take-seat")).to_have_count(0)
+    expect(lobby.locator(".take-kept-seat")).to_have_count(0)  # the kept seat is offered only to its player
     # A spectator of the finished table is told the rematch's table is ready, and given the way there to watch it.
     lobby.goto(f"{server.url}/?table={table_id}")
     expect(lobby.locator(".rematch-ready")).to_have_text(words["outcome.rematch_ready"])

@@ -168,6 +168,8 @@ def test_the_other_players_seat_is_kept_for_them_and_shown_held(tmp_path: Path) 
             until = shown["seats"][1]["held_until"]
             assert asked + 120 <= until <= time.time() + 120  # the default hold: 2 minutes from the rematch
             assert not shown["seats"][1]["left"]
+            assert shown["rematch_of"] == table_id  # where the kept seats' players ask for them
+        assert client.get(f"/api/tables/{table_id}").json()["rematch_of"] is None
         # Its player asks: the seat is theirs, the hold is over, the first hand starts.
         second = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]})
         assert second.status_code == 200 and second.json()["seat"] == 1
@@ -184,6 +186,7 @@ def test_a_hold_ends_after_its_time_and_survives_a_restart(tmp_path: Path, monke
         new_id = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()["table"]["id"]
     with _client(db) as client, ExitStack() as sockets:
         assert client.get(f"/api/tables/{table_id}").json()["rematch"] == new_id
+        assert client.get(f"/api/tables/{new_id}").json()["rematch_of"] == table_id
         refused = client.post(f"/api/tables/{new_id}/join", json={"seat": 1})
         assert (refused.status_code, refused.json()["code"]) == (409, "seat_held")
         info = client.get(f"/api/tables/{new_id}").json()

@@ -346,14 +346,41 @@ export class TableScreen {
     this.rematching = this.update?.rematch ? "join" : "make";
     this.root.querySelector(".rematch")?.setAttribute("aria-disabled", "true");
     try {
-      const made = await api.rematch(this.tableId, seat.token, savedName() || null);
-      saveSeat(made.table.id, made.seat, made.token);
-      window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: made.table.id } }));
+      await this.askRematch(this.tableId, seat.token);
     } catch (error) {
       showToast(errorText(error), "error");
       this.rematching = null;
       this.render();
     }
+  }
+
+  /**
+   * Asks for the rematch of `finished` with this browser's `token` there: you sit in your seat at its new table,
+   * this one (come to by its link) or the one the page then goes to.
+   */
+  async askRematch(finished, token) {
+    const made = await api.rematch(finished, token, savedName() || null);
+    saveSeat(made.table.id, made.seat, made.token);
+    if (made.table.id === this.tableId) {
+      this.connection.useToken(made.token);
+      showToast(t("table.sat_down", { n: made.seat }));
+    } else {
+      window.dispatchEvent(new CustomEvent("trumps:navigate", { detail: { table: made.table.id } }));
+    }
+  }
+
+  /**
+   * At a rematch's new table come to by its link rather than by the finished table's dialog: the seat kept there for
+   * this browser's player of the match before (it holds a token of the table `rematch_of` names), to take.
+   */
+  keptSeatButton(held) {
+    const before = this.update.rematch_of ? savedSeat(this.update.rematch_of) : null;
+    if (this.mySeat !== null || !before || !held.some((seat) => seat.seat === before.seat)) return null;
+    const button = h("button", { type: "button", class: "btn primary take-kept-seat" }, t("wait.take_kept", { n: before.seat }));
+    button.addEventListener("click", () => this.askRematch(this.update.rematch_of, before.token).catch((error) => {
+      showToast(errorText(error), "error");
+    }));
+    return button;
   }
 
   async takeSeat(seat) {
@@ -737,6 +764,8 @@ export class TableScreen {
     for (const seat of held) {
       dialog.append(h("p", { class: "held-seat" }, t("wait.held", { n: seat.seat, time: clockTime(seat.held_until) })));
     }
+    const kept = this.keptSeatButton(held);
+    if (kept) dialog.append(kept);
     if (held.length && !this.holdTimer) {
       const opens = Math.min(...held.map((seat) => seat.held_until * 1000));
       this.holdTimer = setTimeout(() => {
