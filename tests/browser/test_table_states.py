@@ -196,3 +196,14 @@ def test_a_seat_left_free_mid_hand_is_said_to_wait_for_a_player(scripted: Any) -
     update["view"] |= {"phase": "trump_choice", "trumps": ["S", None], "hand": [], "hand_counts": [0, 0]}
     page, _ = scripted(0, update)
     expect(page.locator(".trump-dialog p")).to_have_text(WORDS["prompt.free_seat"].format(who="Seat 1"))
+
+
+def test_a_rematch_asked_for_is_a_line_of_the_last_actions(scripted: Any) -> None:
+    """A ``rematch`` event (docs/protocol.md, *A rematch*) is told in the account of the last actions, as every other
+    event a person makes is: who asked, in the reader's words (you, or their name)."""
+    for seat, line in ((0, WORDS["event.rematch"].format(who=BO)), (1, WORDS["event.rematch.you"])):
+        page, table = scripted(seat)
+        table.send(
+            _update(seat) | {"event_no": 10, "resync": False, "event": {"type": "rematch", "table": "next", "seat": 1}}
+        )
+        expect(page.locator(".history li").last).to_have_text(line)

@@ -108,6 +108,8 @@ export function eventLine(event, seats, mySeat) {
       return say("event.resign");
     case "agree_draw":
       return t("event.agree_draw");
+    case "rematch":
+      return say("event.rematch");
     default:
       return null; // a take: the "took" notification says which cards
   }
