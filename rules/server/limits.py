@@ -33,6 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 from urllib.parse import urlsplit
 
+from rules.digits import decimal_number, whole_number
 from rules.locale import N_, Message
 from rules.server.store import is_postgres
 
@@ -175,15 +176,11 @@ AT_LEAST = {
 """The whole-number settings for which 0 would not mean "no limit" but a server that cannot work (no table, no
 connection, every update dropped, no thread for the computer players, no database connection), and their least."""
 
-_WHOLE = re.compile(r"[0-9]+")
-_DECIMAL = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
-
 
 def read(name: str, text: str, kind: object) -> object:
     """The value of the setting ``name`` (the variable or option it came from) written as ``text``, for a field of
-    ``kind``: a whole number in ASCII digits only, any other number in digits with at most one decimal point, a
-    text as it is (:meth:`Settings.check` judges it). Python's ``int`` and ``float`` would take more (a sign,
-    spaces around, ``_`` between digits, ``1e3``, ``inf``, ``nan``, other scripts' digits): none of it is promised.
+    ``kind``: a whole number in ASCII digits only, any other number in digits with at most one decimal point
+    (:mod:`rules.digits`), a text as it is (:meth:`Settings.check` judges it).
 
     >>> read("TRUMPS_BURST", "40", "int"), read("TRUMPS_RATE", "2.5", "float"), read("TRUMPS_RATE", ".5", "float")
     (40, 2.5, 0.5)
@@ -194,23 +191,12 @@ def read(name: str, text: str, kind: object) -> object:
     """
     kind_name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
     if kind_name == "int":
-        if not _WHOLE.fullmatch(text):
-            raise ValueError(
-                Message(
-                    N_("{name}: {text!r} is not a whole number written in digits (such as 40)"), name=name, text=text
-                )
-            )
-        if len(text.lstrip("0")) > len(str(sys.maxsize)):  # int() would refuse thousands of digits
+        value = whole_number(name, text)
+        if value > sys.maxsize:  # a deque's length, say, could not be that long
             raise ValueError(Message(N_("{name}: {value} is too large"), name=name, value=text))
-        return int(text)  # check() refuses one above sys.maxsize
+        return value
     if kind_name == "float":
-        if not _DECIMAL.fullmatch(text):
-            raise ValueError(
-                Message(
-                    N_("{name}: {text!r} is not a number written in digits (such as 20 or 0.5)"), name=name, text=text
-                )
-            )
-        return float(text)  # finite unless it has hundreds of digits: check() refuses that
+        return decimal_number(name, text)
     return text
 
 

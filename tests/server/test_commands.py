@@ -115,10 +115,10 @@ def _serve_here(
         ((), {"TRUMPS_RATE": "nan"}, "TRUMPS_RATE: 'nan' is not a number written in digits"),
         ((), {"TRUMPS_HELLO_TIMEOUT": "1e999"}, "TRUMPS_HELLO_TIMEOUT: '1e999' is not a number written in digits"),
         (("--rate", "-1"), {}, "--rate: '-1' is not a number written in digits"),
-        ((), {"TRUMPS_RELEASE_SECONDS": "9" * 400}, "release_seconds: inf is not a finite number"),
+        ((), {"TRUMPS_RELEASE_SECONDS": "9" * 400}, "TRUMPS_RELEASE_SECONDS: inf is not a finite number"),
         ((), {"TRUMPS_HISTORY": "9" * 20}, "TRUMPS_HISTORY: " + "9" * 20 + " is too large"),
         ((), {"TRUMPS_HISTORY": "9" * 5000}, " is too large"),  # int() itself would refuse so many digits
-        ((), {"TRUMPS_HISTORY": str(sys.maxsize + 1)}, f"history: {sys.maxsize + 1} is too large"),
+        ((), {"TRUMPS_HISTORY": str(sys.maxsize + 1)}, f"TRUMPS_HISTORY: {sys.maxsize + 1} is too large"),
         # values that would make a server that cannot work, rather than "no limit"
         (("--max-tables", "0"), {}, "max_tables must be at least 1, not 0"),
         ((), {"TRUMPS_MAX_CONNECTIONS_PER_TABLE": "0"}, "max_connections_per_table must be at least 1, not 0"),
@@ -148,8 +148,8 @@ def _serve_here(
         (("--host", "0"), {}, "--host 0: not an IP address or a host name"),  # would listen on every interface
         (("--host", ""), {}, "--host '': not an IP address or a host name"),
         (("--host", "127.0.0.1\n"), {}, "--host $'127.0.0.1\\n': not an IP address or a host name"),
-        (("--port", " 8000"), {}, "Invalid value for '--port': Input should be a valid integer"),
-        (("--port", "8_000"), {}, "Invalid value for '--port': Input should be a valid integer"),
+        (("--port", " 8000"), {}, "--port: ' 8000' is not a whole number written in digits (such as 40)"),
+        (("--port", "8_000"), {}, "--port: '8_000' is not a whole number written in digits (such as 40)"),
         (("--port", "70000"), {}, "Invalid value for '--port': Input should be less than or equal to 65535"),
         ((), {"TRUMPS_LOG_JSON": "maybe"}, "(env var: 'TRUMPS_LOG_JSON'): Input should be a valid boolean"),
     ],

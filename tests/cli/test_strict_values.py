@@ -1,0 +1,75 @@
+"""Every number typed for a command's option is read as written in ASCII digits, and anything else is refused in
+one line naming the option (docs/generated/cli.md), as ``trumps serve``'s settings are: never taken for another
+number (``--seed -5`` dealt as ``--seed 5``, ``5.0`` taken for 5) or for infinity."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+import typer.main
+
+from rules.cli import app
+from rules.cli.usage import readable, run
+from rules.locale import use_language
+
+
+def refusal(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
+    """The exit status and standard error of ``trumps ARGS`` run as the program runs it (a refusal comes before the
+    command does anything)."""
+    command = typer.main.get_command(app)
+    readable(command)
+    monkeypatch.setattr(sys, "argv", ["trumps", *args])
+    with pytest.raises(SystemExit) as done:
+        run(command, "trumps")
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return int(done.value.code or 0), captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["play", "--seed", "-5"], "--seed: '-5' is not a whole number written in digits (such as 40)"),
+        (["play", "--seed", "+3"], "--seed: '+3' is not a whole number"),
+        (["play", "--players", "2.0"], "--players: '2.0' is not a whole number"),
+        (["play", "--seat", " 1"], "--seat: ' 1' is not a whole number"),
+        (["play", "--hands", "1_0"], "--hands: '1_0' is not a whole number"),
+        (["play", "--dealer", "١"], "--dealer: '١' is not a whole number"),  # an Arabic-Indic one
+        (["arena", "random", "greedy", "--games", "1e2"], "--games: '1e2' is not a whole number"),
+        (["bench", "--seed", "-1"], "--seed: '-1' is not a whole number"),
+        (["solve", "game.jsonl", "--move", "0x1"], "--move: '0x1' is not a whole number"),
+        (["solve", "game.jsonl", "--seconds", "inf"], "--seconds: 'inf' is not a number written in digits"),
+        (["solve", "game.jsonl", "--seconds", "1e3"], "--seconds: '1e3' is not a number written in digits"),
+        (["solve", "game.jsonl", "--seconds", "9" * 400], "--seconds: inf is not a finite number"),
+        (["loadtest", "--think", "-0.5"], "--think: '-0.5' is not a number written in digits"),
+    ],
+)
+def test_a_number_not_written_in_digits_is_refused_naming_its_option(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str], shown: str
+) -> None:
+    status, error = refusal(capsys, monkeypatch, *args)
+    assert status == 2 and len(error.splitlines()) == 1, error
+    assert error.startswith(f"trumps {args[0]}: {shown}"), error
+
+
+def test_a_number_in_digits_is_taken_and_its_range_still_checked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    # Taken: the command goes on to read its log, which is not there.
+    status, error = refusal(capsys, monkeypatch, "solve", "no-such.jsonl", "--seconds", ".5", "--move", "007")
+    assert status == 1 and error.startswith("cannot read no-such.jsonl"), error
+    # In digits but out of range: typer's own check, as before.
+    status, error = refusal(capsys, monkeypatch, "solve", "no-such.jsonl", "--move", "0")
+    assert status == 2 and "'--move': Input should be greater than or equal to 1" in error, error
+
+
+def test_the_refusal_speaks_the_language_asked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use_language("cs")
+    try:
+        status, error = refusal(capsys, monkeypatch, "--lang", "cs", "bench", "--seed", "-1")
+    finally:
+        use_language("en")
+    assert status == 2 and error.startswith("trumps bench: --seed: '-1' ") and "whole number" not in error, error
