@@ -4,6 +4,8 @@ number (``--seed -5`` dealt as ``--seed 5``, ``5.0`` taken for 5) or for infinit
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 
 import pytest
@@ -73,3 +75,21 @@ def test_the_refusal_speaks_the_language_asked(
     finally:
         use_language("en")
     assert status == 2 and error.startswith("trumps bench: --seed: '-1' ") and "whole number" not in error, error
+
+
+@pytest.mark.parametrize("value", ["false", "off", " 0"])
+def test_a_native_path_setting_other_than_0_or_1_is_refused_naming_the_variable(value: str) -> None:
+    # Before, anything but "0" and "1" was taken for unset: TRUMPS_NATIVE=false left the native path on.
+    done = subprocess.run(
+        [sys.executable, "-c", "import rules"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TRUMPS_NATIVE": value},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert done.stderr.splitlines()[-1].endswith(
+        f"TRUMPS_NATIVE={value!r} is neither 0 (the pure-Python path) nor 1 (the native path, or fail); "
+        "unset or empty: the native path where it is built"
+    ), done.stderr
