@@ -93,3 +93,11 @@ def test_a_native_path_setting_other_than_0_or_1_is_refused_naming_the_variable(
         f"TRUMPS_NATIVE={value!r} is neither 0 (the pure-Python path) nor 1 (the native path, or fail); "
         "unset or empty: the native path where it is built"
     ), done.stderr
+
+
+def test_loadtest_refuses_a_synchronous_mode_before_starting_a_server(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before, the server it started refused it: status 1, "cannot start a server: trumps serve: sync: ...".
+    status, error = refusal(capsys, monkeypatch, "loadtest", "--sync", "FULL")
+    assert (status, error) == (2, "trumps loadtest: sync: 'FULL' is not full or normal\n")
