@@ -50,6 +50,7 @@ from rules.events import (
     Second,
     Take,
     json_kind,
+    plain_problem,
 )
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
 from rules.spec.schemas import ACCEPTED, DIALECT, SENT, combined, outcome_schema
@@ -631,13 +632,12 @@ class ProtocolError(ValueError):
 
 
 def describe_validation(error: ValidationError) -> str:
-    """A pydantic error in one line: ``where: what`` for each problem (never the input itself)."""
+    """A pydantic error in one line: ``where: what`` for each problem, in the words of JSON and of the game, as a
+    log line's refusal says it (:func:`rules.events.plain_problem`), but never the input itself."""
     parts = []
     for item in error.errors():
         where = ".".join(str(part) for part in item["loc"] if not _is_tag(part))
-        message = "missing" if item["type"] == "missing" else item["msg"]
-        if item["type"] == "string_pattern_mismatch":
-            message = "not a card code (rank 6-9 T J Q K A, then suit S H D C)"
+        message = plain_problem(dict(item))
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
 
