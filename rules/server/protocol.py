@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.json_schema import JsonSchemaMode
 from pydantic_core import PydanticCustomError
 
@@ -423,9 +423,21 @@ class NextHand(_Message):
     last_seen: int = Field(ge=0)
 
 
+def _nonce(value: Any) -> Any:
+    # One refusal for the three kinds a nonce may be: the union alone would refuse 1.5 twice, as "nonce.str: ...;
+    # nonce.int: ...", naming Python's types. A boolean is no integer (strict), as everywhere in the protocol.
+    if value is None or isinstance(value, str) or type(value) is int:
+        return value
+    raise PydanticCustomError("nonce_type", "Input should be a string, an integer or null")
+
+
+Nonce = Annotated[str | int | None, BeforeValidator(_nonce)]
+"""What a ``ping`` carries and its ``pong`` sends back as it was."""
+
+
 class Ping(_Message):
     type: Literal["ping"] = "ping"
-    nonce: str | int | None = None
+    nonce: Nonce = None
 
 
 ClientMessage = Annotated[
