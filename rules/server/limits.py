@@ -105,23 +105,35 @@ class Settings:
         cls, environ: Mapping[str, str] | None = None, options: Mapping[str, str | None] | None = None
     ) -> Settings:
         """Defaults, then ``TRUMPS_*`` variables, then ``options`` (the text of each ``trumps serve`` option given,
-        by setting; ``None``: not given), each text read by :func:`read`; then :meth:`check`."""
+        by setting; ``None``: not given), each text read by :func:`read`; then :meth:`check`, whose refusal names
+        the variable or option the value was given as.
+
+        >>> Settings.from_env({"TRUMPS_BURST": "0"})
+        Traceback (most recent call last):
+        ...
+        ValueError: TRUMPS_BURST must be at least 1, not 0
+        """
         environ = os.environ if environ is None else environ
         kinds = {field.name: field.type for field in fields(cls)}
         values: dict[str, object] = {}
+        given: dict[str, str] = {}
         for name, kind in kinds.items():
             key = f"TRUMPS_{name.upper()}"
             if key in environ:
                 values[name] = read(key, environ[key], kind)
+                given[name] = key
         for name, text in (options or {}).items():
             if text is not None:
-                values[name] = read("--" + name.replace("_", "-"), text, kinds[name])
+                given[name] = "--" + name.replace("_", "-")
+                values[name] = read(given[name], text, kinds[name])
         settings = cls(**values)  # type: ignore[arg-type]
-        settings.check()
+        settings.check(given)
         return settings
 
-    def check(self) -> None:
-        """Raise ``ValueError`` naming the first setting whose value is refused, and what is wrong with it."""
+    def check(self, given: Mapping[str, str] | None = None) -> None:
+        """Raise ``ValueError`` naming the first setting whose value is refused, and what is wrong with it: by the
+        variable or option it was given as, if ``given`` (by setting) says, else by the setting's own name."""
+        given = given or {}
         if self.sync not in ("full", "normal"):
             raise ValueError(Message(N_("sync: {value!r} is not full or normal"), value=self.sync))
         for field in fields(self):
@@ -138,12 +150,19 @@ class Settings:
             value = getattr(self, name)
             if value < least:
                 raise ValueError(
-                    Message(N_("{name} must be at least {least}, not {value}"), name=name, least=least, value=value)
+                    Message(
+                        N_("{name} must be at least {least}, not {value}"),
+                        name=given.get(name, name),
+                        least=least,
+                        value=value,
+                    )
                 )
         for name in ("rate", "hello_timeout", "presence_seconds"):
             value = getattr(self, name)
             if value <= 0:
-                raise ValueError(Message(N_("{name} must be more than 0, not {value}"), name=name, value=value))
+                raise ValueError(
+                    Message(N_("{name} must be more than 0, not {value}"), name=given.get(name, name), value=value)
+                )
         if self.hard_message_bytes < self.max_message_bytes:
             raise ValueError(
                 Message(
