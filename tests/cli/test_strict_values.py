@@ -1,12 +1,15 @@
 """Every number typed for a command's option is read as written in ASCII digits, and anything else is refused in
 one line naming the option (docs/generated/cli.md), as ``trumps serve``'s settings are: never taken for another
-number (``--seed -5`` dealt as ``--seed 5``, ``5.0`` taken for 5) or for infinity."""
+number (``--seed -5`` dealt as ``--seed 5``, ``5.0`` taken for 5) or for infinity; and so are the environment's
+values and the numbers typed at a command's prompt."""
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer.main
@@ -14,6 +17,8 @@ import typer.main
 from rules.cli import app
 from rules.cli.usage import readable, run
 from rules.locale import use_language
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def refusal(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str]:
@@ -101,3 +106,20 @@ def test_loadtest_refuses_a_synchronous_mode_before_starting_a_server(
     # Before, the server it started refused it: status 1, "cannot start a server: trumps serve: sync: ...".
     status, error = refusal(capsys, monkeypatch, "loadtest", "--sync", "FULL")
     assert (status, error) == (2, "trumps loadtest: sync: 'FULL' is not full or normal\n")
+
+
+def test_review_takes_an_event_number_in_digits_and_nothing_else_for_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before, "²" (a digit to isdigit(), not to int()) and a number of 5,000 digits stopped the review with a traceback.
+    from rich.console import Console
+
+    from rules.cli.review import _step_through, told
+    from rules.log import read_log_file
+
+    steps = told(read_log_file(ROOT / "spec" / "vectors" / "full_game_duel.jsonl"))
+    typed = iter(["²", "9" * 5000, "٣", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    console = Console(file=io.StringIO(), width=100, no_color=True)
+    _step_through(console, steps, "http://127.0.0.1:8000/replay")
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    rules = [line for line in shown.splitlines() if "Event " in line and " of " in line]
+    assert [rule.split("Event ")[1].split(" of ")[0] for rule in rules] == ["1", "1", str(len(steps)), "3"]
