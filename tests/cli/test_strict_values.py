@@ -123,3 +123,21 @@ def test_review_takes_an_event_number_in_digits_and_nothing_else_for_one(monkeyp
     shown = console.file.getvalue()  # type: ignore[attr-defined]
     rules = [line for line in shown.splitlines() if "Event " in line and " of " in line]
     assert [rule.split("Event ")[1].split(" of ")[0] for rule in rules] == ["1", "1", str(len(steps)), "3"]
+
+
+@pytest.mark.parametrize(
+    ("bot", "said"),
+    [
+        ("mcts:inf", "bot 'mcts:inf': 'inf' is not a number"),  # before: a player that never ended its move
+        ("mcts:1e-3", "bot 'mcts:1e-3': '1e-3' is not a number"),
+        ("greedy: 0.5", "bot 'greedy: 0.5': ' 0.5' is not a number"),
+        ("perfect:-1", "bot 'perfect:-1': '-1' must be positive"),
+        ("mcts:٣it", "bot 'mcts:٣it': '٣' is not a positive number of iterations"),
+        ("mcts:" + "9" * 5000 + "it", "is not a positive number of iterations"),
+    ],
+)
+def test_arena_reads_a_bots_number_in_digits(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bot: str, said: str
+) -> None:
+    status, error = refusal(capsys, monkeypatch, "arena", "random", bot, "--games", "2")
+    assert status == 1 and len(error.splitlines()) == 1 and said in error, error
