@@ -3,12 +3,30 @@
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pydantic import TypeAdapter, ValidationError
+from starlette.exceptions import StarletteDeprecationWarning
 
+from rules.server.app import create_app
+from rules.server.limits import Settings
 from rules.server.protocol import CreateTable, JoinTable, ProtocolError, describe_validation, parse_client_message
+
+with warnings.catch_warnings():  # this Starlette would rather use httpx2, which is not installed here
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The server in-process: the analysis board's requests need no table."""
+    db = tmp_path_factory.mktemp("strict") / "strict.sqlite3"
+    with TestClient(create_app(Settings(db=str(db), bot_processes=0, sync="normal"))) as client:
+        yield client
+
 
 NONCE = "Input should be a string, an integer or null"
 
@@ -51,3 +69,24 @@ def test_a_mistyped_request_body_is_refused_in_plain_words(model: type, body: di
     with pytest.raises(ValidationError) as refused:
         TypeAdapter(model).validate_python(body)
     assert describe_validation(refused.value).startswith(said), describe_validation(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("?level=easy&level=godlike", "level is given more than once"),
+        ("?lvl=hard", "unknown query parameter 'lvl': the only one is level"),  # before: played medium, unsaid
+        ("?level=EASY", "unknown level 'EASY': choose one of easy, medium, hard, perfect"),
+    ],
+)
+def test_the_computers_move_takes_one_level_and_no_other_query_parameter(
+    board: TestClient, query: str, said: str
+) -> None:
+    answer = board.post(f"/api/analysis/move{query}", json={"log": '{"type": "start"}\n'})
+    assert (answer.status_code, answer.json()["code"], answer.json()["message"]) == (400, "bad_request", said)
+
+
+def test_the_computers_move_without_a_level_is_medium_as_before(board: TestClient) -> None:
+    # After the header seat 1 chooses its trump: the computer does, at the default level.
+    answer = board.post("/api/analysis/move", json={"log": '{"type": "start"}\n'})
+    assert answer.status_code == 200 and answer.json()["move"]["type"] == "choose_trump", answer.json()
