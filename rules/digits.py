@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 
 from rules.locale import N_, Message
 
@@ -32,16 +31,32 @@ _DECIMAL = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
 
 
 def whole_number(name: str, text: str) -> int:
-    """The whole number ``text`` holds, written in ASCII digits only; :class:`ValueError` naming ``name`` (the option
-    or variable it was given as) if it is anything else, or has more digits than Python reads (4,300)."""
+    """The whole number ``text`` holds, written in ASCII digits only, of any length (a seed may be as long as one
+    likes, deals §D1.1); :class:`ValueError` naming ``name`` (the option or variable it was given as) if it is
+    anything else."""
     if not _WHOLE.fullmatch(text):
         raise ValueError(
             Message(N_("{name}: {text!r} is not a whole number written in digits (such as 40)"), name=name, text=text)
         )
-    digits = text.lstrip("0")
-    if len(digits) > sys.get_int_max_str_digits():
-        raise ValueError(Message(N_("{name}: {value} is too large"), name=name, value=f"{digits[:12]}…"))
-    return int(digits or "0")  # int() counts leading zeros against its limit too
+    return digits_value(text)
+
+
+def digits_value(digits: str) -> int:
+    """The number ASCII ``digits`` write, however many: ``int()`` alone refuses more than 4,300 of them (Python's
+    guard against slow conversions), a few thousand at a time it takes any number.
+
+    >>> digits_value("1" * 5000) == (10**5000 - 1) // 9
+    True
+    """
+    value = 0
+    for start in range(0, len(digits), _CHUNK):
+        chunk = digits[start : start + _CHUNK]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
+
+_CHUNK = 4000
+"""Digits converted at once: fewer than :func:`sys.get_int_max_str_digits` allows by default."""
 
 
 def decimal_number(name: str, text: str) -> float:
