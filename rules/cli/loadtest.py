@@ -395,7 +395,7 @@ def loadtest(
     from rules.server.limits import Settings
 
     try:  # the server's own check of its mode, before any server is started (which would refuse it with status 1)
-        Settings(sync=sync).check()  # type: ignore[arg-type]
+        Settings(sync=sync).check({"sync": "--sync"})  # type: ignore[arg-type]
     except ValueError as error:
         typer.echo(f"trumps loadtest: {said(error)}", err=True)
         raise typer.Exit(2) from None

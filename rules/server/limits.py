@@ -135,7 +135,9 @@ class Settings:
         variable or option it was given as, if ``given`` (by setting) says, else by the setting's own name."""
         given = given or {}
         if self.sync not in ("full", "normal"):
-            raise ValueError(Message(N_("sync: {value!r} is not full or normal"), value=self.sync))
+            raise ValueError(
+                Message(N_("{name}: {value!r} is not full or normal"), name=given.get("sync", "sync"), value=self.sync)
+            )
         for field in fields(self):
             value = getattr(self, field.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -171,10 +173,10 @@ class Settings:
                     value=self.hard_message_bytes,
                 )
             )
-        _check_db(self.db)
-        proxy_entries(self.trusted_proxies)
+        _check_db(self.db, given.get("db", "db"))
+        proxy_entries(self.trusted_proxies, given.get("trusted_proxies", "trusted_proxies"))
         if self.rules_url:
-            _check_rules_url(self.rules_url)
+            _check_rules_url(self.rules_url, given.get("rules_url", "rules_url"))
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -246,51 +248,55 @@ def _without_password(db: str) -> str:
     return _PASSWORD.sub(r"\1@", db)
 
 
-def _check_db(db: str) -> None:
+def _check_db(db: str, name: str) -> None:
     """An SQLite file name (not empty, not SQLite's ``:memory:``, no space at either end), or a ``postgresql://``
     (or ``postgres://``) URL that can be split into its parts; what PostgreSQL thinks of it is checked by
-    connecting (``pgstore.check``)."""
-    _visible("db", db, shown=_without_password(db))
+    connecting (``pgstore.check``). A refusal names the setting as ``name``."""
+    _visible(name, db, shown=_without_password(db))
     if db != db.strip(" "):
         raise ValueError(
-            Message(N_("{name}: {value!r} begins or ends with a space"), name="db", value=_without_password(db))
+            Message(N_("{name}: {value!r} begins or ends with a space"), name=name, value=_without_password(db))
         )
     if is_postgres(db):
         try:
             urlsplit(db)
         except ValueError as error:  # "Invalid IPv6 URL": an unmatched [ or ]
-            raise ValueError(Message(N_("db: the postgresql:// URL cannot be read: {why}"), why=str(error))) from None
+            raise ValueError(
+                Message(N_("{name}: the postgresql:// URL cannot be read: {why}"), name=name, why=str(error))
+            ) from None
         return
     if db in ("", ":memory:") or _SCHEME.match(db):
         # "" and ":memory:" are a new empty database for each connection, lost at exit; sqlite:///..., mysql://...
         raise ValueError(
             Message(
-                N_("db: {value!r} is neither an SQLite file name nor a postgresql:// URL"), value=_without_password(db)
+                N_("{name}: {value!r} is neither an SQLite file name nor a postgresql:// URL"),
+                name=name,
+                value=_without_password(db),
             )
         )
 
 
-def _check_rules_url(url: str) -> None:
-    _visible("rules_url", url)
+def _check_rules_url(url: str, name: str) -> None:
+    _visible(name, url)
     if " " in url:
-        raise ValueError(Message(N_("rules_url: {value!r} contains a space (write it as %20)"), value=url))
+        raise ValueError(Message(N_("{name}: {value!r} contains a space (write it as %20)"), name=name, value=url))
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (raises for a port that is no number or out of range)
     except ValueError:
         parts = None
     if parts is None or not url.startswith(("http://", "https://")) or not parts.hostname:
-        raise ValueError(Message(N_("rules_url: {value!r} is not an http:// or https:// address"), value=url))
+        raise ValueError(Message(N_("{name}: {value!r} is not an http:// or https:// address"), name=name, value=url))
 
 
-def proxy_entries(text: str) -> list[str]:
+def proxy_entries(text: str, name: str = "trusted_proxies") -> list[str]:
     """The ``trusted_proxies`` setting as uvicorn's ``forwarded_allow_ips`` is to be given it: its comma-separated
     entries (spaces around each allowed), each an IPv4 or IPv6 address or network as :mod:`ipaddress` reads it,
     as uvicorn then reads it too; ``[]`` for ``""`` (believe none); ``["*"]`` for ``*`` alone (every address).
 
     uvicorn itself takes any other entry as a name that it compares with the connecting address as text, so
     ``localhost``, ``10.0.0.0/33`` or ``10.0.0.1/8`` (a network with host bits set) would silently match nothing,
-    and ``*`` among other entries would too: all refused here.
+    and ``*`` among other entries would too: all refused here, naming the setting as ``name``.
 
     >>> proxy_entries(" 10.0.0.5, 10.0.1.0/24 ,::1"), proxy_entries(""), proxy_entries(" * ")
     (['10.0.0.5', '10.0.1.0/24', '::1'], [], ['*'])
@@ -299,7 +305,7 @@ def proxy_entries(text: str) -> list[str]:
     ...
     ValueError: trusted_proxies: 'localhost' is not an IP address or network
     """
-    _visible("trusted_proxies", text)
+    _visible(name, text)
     if not text.strip(" "):
         return []
     entries = [entry.strip(" ") for entry in text.split(",")]
@@ -307,7 +313,7 @@ def proxy_entries(text: str) -> list[str]:
         return entries
     for entry in entries:
         if entry == "*":
-            raise ValueError(Message(N_("trusted_proxies: * (every address) cannot be listed with other entries")))
+            raise ValueError(Message(N_("{name}: * (every address) cannot be listed with other entries"), name=name))
         try:
             if "/" in entry:
                 ipaddress.ip_network(entry)
@@ -322,15 +328,16 @@ def proxy_entries(text: str) -> list[str]:
                 raise ValueError(
                     Message(
                         N_(
-                            "trusted_proxies: {entry!r} is not a network (its host bits are set): write {network} "
+                            "{name}: {entry!r} is not a network (its host bits are set): write {network} "
                             "for the network, or {address} for one address"
                         ),
+                        name=name,
                         entry=entry,
                         network=network,
                         address=entry.split("/")[0],
                     )
                 ) from None
             raise ValueError(
-                Message(N_("trusted_proxies: {entry!r} is not an IP address or network"), entry=entry)
+                Message(N_("{name}: {entry!r} is not an IP address or network"), name=name, entry=entry)
             ) from None
     return entries

@@ -105,7 +105,7 @@ def test_loadtest_refuses_a_synchronous_mode_before_starting_a_server(
 ) -> None:
     # Before, the server it started refused it: status 1, "cannot start a server: trumps serve: sync: ...".
     status, error = refusal(capsys, monkeypatch, "loadtest", "--sync", "FULL")
-    assert (status, error) == (2, "trumps loadtest: sync: 'FULL' is not full or normal\n")
+    assert (status, error) == (2, "trumps loadtest: --sync: 'FULL' is not full or normal\n")
 
 
 def test_review_takes_an_event_number_in_digits_and_nothing_else_for_one(monkeypatch: pytest.MonkeyPatch) -> None:
