@@ -272,23 +272,43 @@ class EventError(ValueError):
 def _describe(error: dict[str, Any], kind: str) -> str:
     where = ".".join(str(part) for part in error["loc"] if part != kind)
     if error["type"] == "string_pattern_mismatch":
-        message = f"{error['input']!r} is not a card code (rank 6-9 T J Q K A, then suit S H D C)"
-    elif error["type"] == "missing":
-        message = "missing"
+        message = f"{error['input']!r} is {plain_problem(error)}"
     elif error["type"] == "int_type" and isinstance(error["input"], _LongInteger):
         message = f"out of range: an integer of {error['input'].digits} digits"
-    elif error["type"] == "value_error":  # a check of the model's own: its reason, without pydantic's "Value error, "
-        message = str(error["ctx"]["error"])
-    elif error["type"] in ("less_than_equal", "greater_than_equal") and _names_a_seat(error["loc"]):
-        # "Input should be less than or equal to 3" would mislead in a duel, where 2 is no seat either
-        message = f"{error['input']} is not a seat: seats are numbered 0 to players-1 (0 to 3 at most)"
-    elif error["type"] in _JSON_WORDS:  # pydantic names Python's types (a dictionary or instance of RuleOptions)
-        message = _JSON_WORDS[error["type"]]
+    elif _out_of_seats(error):
+        message = f"{error['input']} is {plain_problem(error)}"
     elif error["type"] == "string_unicode":  # "\ud800": a lone surrogate, which no UTF-8 text can hold
         message = f"{error['input']!r} holds a lone surrogate, which is no Unicode character"
     else:
-        message = error["msg"]
+        message = plain_problem(error)
     return f"{where}: {message}" if where else message
+
+
+def plain_problem(error: dict[str, Any]) -> str:
+    """What one pydantic error of a log line or a message says is wrong, in the words of JSON and of the game, and
+    without the value itself (a log's refusal adds it where it helps; the server's never repeats what it was sent).
+
+    >>> plain_problem({"type": "model_type", "loc": ("event",), "msg": "Input should be a valid dictionary"})
+    'Input should be an object'
+    >>> plain_problem({"type": "less_than_equal", "loc": ("event", "seat"), "msg": "Input should be ... 3"})
+    'not a seat: seats are numbered 0 to players-1 (0 to 3 at most)'
+    """
+    if error["type"] == "string_pattern_mismatch":
+        return "not a card code (rank 6-9 T J Q K A, then suit S H D C)"
+    if error["type"] == "missing":
+        return "missing"
+    if error["type"] == "value_error":  # a check of the model's own: its reason, without pydantic's "Value error, "
+        return str(error["ctx"]["error"])
+    if _out_of_seats(error):
+        # "Input should be less than or equal to 3" would mislead in a duel, where 2 is no seat either
+        return "not a seat: seats are numbered 0 to players-1 (0 to 3 at most)"
+    if error["type"] in _JSON_WORDS:  # pydantic names Python's types (a dictionary or instance of RuleOptions)
+        return _JSON_WORDS[error["type"]]
+    return str(error["msg"])
+
+
+def _out_of_seats(error: dict[str, Any]) -> bool:
+    return error["type"] in ("less_than_equal", "greater_than_equal") and _names_a_seat(error["loc"])
 
 
 _SEAT_FIELDS = frozenset({"seat", "dealer", "to_act", "out_order"})
@@ -303,6 +323,7 @@ def _names_a_seat(loc: tuple[Any, ...]) -> bool:
 
 _JSON_WORDS = {
     "model_type": "Input should be an object",
+    "model_attributes_type": "Input should be an object",  # a member of a discriminated union: a move's event
     "dict_type": "Input should be an object",
     "list_type": "Input should be an array",
 }

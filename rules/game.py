@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules import convert, core, validation
 from rules.cards import CODES, FULL_PACK_MASK, codes_of_mask, mask_of
@@ -63,13 +63,17 @@ class IllegalEvent(ValueError):
 
 
 class Snapshot(BaseModel):
-    """Everything needed to restore a game exactly: its header, its events, its deal seed."""
+    """Everything needed to restore a game exactly: its header, its events, its deal seed.
 
-    model_config = ConfigDict(frozen=True)
+    Strict, as the log's events are: read back from JSON, a seed written ``"7"``, ``7.0`` or ``true`` is refused,
+    not taken for 7 or 1; and a seed is never negative (deals §D1.1: ``random.Random`` would deal -7 as 7).
+    """
+
+    model_config = ConfigDict(frozen=True, strict=True)
 
     header: Start
     events: list[Event]
-    seed: int | None = None
+    seed: int | None = Field(default=None, ge=0)
 
 
 # An entry of the undo stack: the public knowledge before the event (cards known per seat, cards
@@ -90,6 +94,8 @@ class Game:
     def __init__(
         self, rules: RuleSet | None = None, *, seed: int | None = None, machine: TableMachine = MACHINE
     ) -> None:
+        if seed is not None and seed < 0:  # random.Random would deal it as its absolute value: another seed's deal
+            raise ValueError(f"seed {seed} is negative: a seed is a non-negative integer (deals §D1.1)")
         self.rules = rules if rules is not None else RuleSet()
         self.seed = seed
         self.machine = machine

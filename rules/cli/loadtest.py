@@ -392,6 +392,13 @@ def loadtest(
     import asyncio
 
     require_server("loadtest")
+    from rules.server.limits import Settings
+
+    try:  # the server's own check of its mode, before any server is started (which would refuse it with status 1)
+        Settings(sync=sync).check({"sync": "--sync"})  # type: ignore[arg-type]
+    except ValueError as error:
+        typer.echo(f"trumps loadtest: {said(error)}", err=True)
+        raise typer.Exit(2) from None
     urls = list(url or [])
     for address in urls:
         wrong = check_url(address)

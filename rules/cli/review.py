@@ -184,8 +184,11 @@ def _step_through(console: Console, steps: list[Step], address: str) -> None:
             console.print(address, soft_wrap=True)
         elif typed in ("b", "back"):
             index = max(0, index - 1)
-        elif typed.isdigit():
-            index = min(total, max(1, int(typed))) - 1
+        elif typed.isdecimal():  # digits int() reads (in any script), not "²", which isdigit() takes too
+            digits = typed.lstrip("0") or "0"
+            # More digits than the last event's number is past it, and int() would refuse thousands of them.
+            number = int(digits) if len(digits) <= len(str(total)) else total
+            index = min(total, max(1, number)) - 1
         elif typed == "" and index + 1 < total:
             index += 1
         elif typed == "":

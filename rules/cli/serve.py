@@ -24,22 +24,6 @@ HELP = N_(
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
-def _port(value: object) -> int:
-    """``--port`` as typed: ASCII digits only, 1 to 65535 (typer alone would also take ``+80``, ``8_0``, ``80.0`` or
-    80 with spaces around). The refusals are the sentences typer says for its own checks, translated the same way."""
-    if isinstance(value, int):  # the default
-        return value
-    text = str(value)
-    if not re.fullmatch(r"[0-9]+", text):
-        raise typer.BadParameter("Input should be a valid integer, unable to parse string as an integer")
-    port = int(text)
-    if port < 1:
-        raise typer.BadParameter("Input should be greater than or equal to 1")
-    if port > 65535:
-        raise typer.BadParameter("Input should be less than or equal to 65535")
-    return port
-
-
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 
 
@@ -68,7 +52,7 @@ def listen_address(host: str) -> bool:
 
 def serve(
     host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help=N_("Port to listen on."), min=1, max=65535, parser=_port)] = 8000,
+    port: Annotated[int, typer.Option(help=N_("Port to listen on."), min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(

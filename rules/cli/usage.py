@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import typer
 import typer.core
 
-from rules.locale import LANGUAGES, N_, _, language, number
+from rules.locale import LANGUAGES, N_, _, language, number, said
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -58,7 +58,11 @@ _NAMED = {
 class _CheckedWhenGiven:
     """Typer's check of a parameter's value, built only for a value that needs one: typer 0.29 builds each check
     with pydantic, whose import would cost every ``--help`` (where an option not given is ``None``, and
-    ``--lang ru`` a word) a fifth of a second."""
+    ``--lang ru`` a word) a fifth of a second.
+
+    A number is first read as :mod:`rules.digits` reads it (ASCII digits, a decimal point for a number that need not
+    be whole): pydantic alone would take ``" 7"``, ``+3``, ``1_0`` or ``5.0`` for a whole number, ``-5`` for a
+    seed (dealt as 5), ``inf`` or ``1e3`` for seconds. Typer's check then judges the number's range."""
 
     def __init__(self, built: Any) -> None:
         self._built = built
@@ -66,9 +70,24 @@ class _CheckedWhenGiven:
     def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
         if value is None and not (param.multiple or param.nargs == -1):
             return None  # what typer's check answers for it, without building the check
-        if isinstance(value, str) and param.type_descriptor.annotation is str:
+        kind = param.type_descriptor.annotation
+        if isinstance(value, str) and kind is str:
             return value  # a word where a word is expected: nothing to check
+        if isinstance(value, str) and kind in (int, float):
+            from rules.digits import decimal_number, whole_number
+
+            try:
+                value = whole_number(param.opts[0], value) if kind is int else decimal_number(param.opts[0], value)
+            except ValueError as error:
+                raise _Mistyped(said(error), ctx=ctx, param=param) from None
         return self._built().coerce(value, param=param, ctx=ctx)
+
+
+class _Mistyped(typer.BadParameter):
+    """A value refused in a sentence that names its option itself (:mod:`rules.digits`), said as it is."""
+
+    def format_message(self) -> str:
+        return self.message
 
 
 class _Argument(typer.core.TyperArgument):

@@ -119,9 +119,15 @@ def activate() -> bool:
     """Load :data:`MODULES` from the build of the current sources from now on, if there is one; whether it did.
 
     Called by ``import rules`` before any of them is imported. ``TRUMPS_NATIVE=0`` leaves the
-    pure-Python path; ``TRUMPS_NATIVE=1`` raises :class:`RuntimeError` if there is no build to use.
+    pure-Python path; ``TRUMPS_NATIVE=1`` raises :class:`RuntimeError` if there is no build to use, and so does any
+    other value but an empty one.
     """
     wanted = os.environ.get(ENVIRONMENT, "")
+    if wanted not in ("", "0", "1"):  # "false" or "off" would otherwise leave the native path on, unsaid
+        raise RuntimeError(
+            f"{ENVIRONMENT}={wanted!r} is neither 0 (the pure-Python path) nor 1 (the native path, or fail); "
+            "unset or empty: the native path where it is built"
+        )
     if wanted == "0" or active():
         return active()
     folder = build_folder()

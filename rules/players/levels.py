@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.digits import decimal_number, whole_number
 from rules.events import Event
 from rules.locale import N_, Message
 from rules.players.base import Player
@@ -55,10 +56,13 @@ def make_player(level: str, seed: int | None = None) -> Player:
 
 
 def _number(spec: str, text: str) -> float:
+    # Written in digits, as every number typed for trumps (rules.digits): float() would also take " 0.2", "1e-3" and
+    # "inf", a player that never ends its move. A minus sign is read, to be refused as not positive.
     try:
-        value = float(text)
+        decimal_number(spec, text.removeprefix("-"))
     except ValueError:
         raise ValueError(Message(N_("bot {spec!r}: {text!r} is not a number"), spec=spec, text=text)) from None
+    value = float(text)
     if not value > 0 and not (spec.startswith("greedy") and value == 0):
         raise ValueError(Message(N_("bot {spec!r}: {text!r} must be positive"), spec=spec, text=text))
     return value
@@ -74,10 +78,14 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     if name == "mcts":
         if parameter.endswith("it"):
             count = parameter[:-2]
-            if not count.isdigit() or int(count) == 0:
+            try:
+                iterations = whole_number(spec, count)  # ASCII digits: int() would also take "٣" or " 3"
+            except ValueError:
+                iterations = 0
+            if iterations == 0:
                 message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
                 raise ValueError(Message(message, spec=spec, count=count))
-            return MCTSPlayer(iterations=int(count), seed=seed)
+            return MCTSPlayer(iterations=iterations, seed=seed)
         return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
     if name == "perfect":
         seconds = _number(spec, parameter) if parameter else SOLVER_SECONDS

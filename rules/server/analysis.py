@@ -250,11 +250,25 @@ async def analyse(request: Request) -> Response:
         return _error("busy", "the analysis is busy with other games; try again in a moment", 503)
 
 
-async def play_on(request: Request) -> Response:
-    level = request.query_params.get("level", "medium")
+def _level(request: Request) -> str:
+    """The ``level`` of the query string (``medium`` without one), or :class:`_BadRequest`: a level given twice, or
+    another parameter (``?lvl=hard`` would otherwise play ``medium`` without a word), is no level either."""
+    query = request.query_params
+    other = next((name for name in query if name != "level"), None)
+    if other is not None:
+        raise _BadRequest("bad_request", f"unknown query parameter {other[:40]!r}: the only one is level")
+    levels = query.getlist("level")
+    if len(levels) > 1:
+        raise _BadRequest("bad_request", "level is given more than once")
+    level = levels[0] if levels else "medium"
     if level not in LEVELS:
-        return _error("bad_request", f"unknown level {level!r}: choose one of {', '.join(LEVELS)}", 400)
+        raise _BadRequest("bad_request", f"unknown level {level[:40]!r}: choose one of {', '.join(LEVELS)}")
+    return level
+
+
+async def play_on(request: Request) -> Response:
     try:
+        level = _level(request)
         text = await _log_text(request)
         game = await _checked_game(text)
         if game.to_act is None:

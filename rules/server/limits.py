@@ -33,6 +33,7 @@ from dataclasses import dataclass, fields
 from typing import Literal
 from urllib.parse import urlsplit
 
+from rules.digits import decimal_number, whole_number
 from rules.locale import N_, Message
 from rules.server.store import is_postgres
 
@@ -104,25 +105,39 @@ class Settings:
         cls, environ: Mapping[str, str] | None = None, options: Mapping[str, str | None] | None = None
     ) -> Settings:
         """Defaults, then ``TRUMPS_*`` variables, then ``options`` (the text of each ``trumps serve`` option given,
-        by setting; ``None``: not given), each text read by :func:`read`; then :meth:`check`."""
+        by setting; ``None``: not given), each text read by :func:`read`; then :meth:`check`, whose refusal names
+        the variable or option the value was given as.
+
+        >>> Settings.from_env({"TRUMPS_BURST": "0"})
+        Traceback (most recent call last):
+        ...
+        ValueError: TRUMPS_BURST must be at least 1, not 0
+        """
         environ = os.environ if environ is None else environ
         kinds = {field.name: field.type for field in fields(cls)}
         values: dict[str, object] = {}
+        given: dict[str, str] = {}
         for name, kind in kinds.items():
             key = f"TRUMPS_{name.upper()}"
             if key in environ:
                 values[name] = read(key, environ[key], kind)
+                given[name] = key
         for name, text in (options or {}).items():
             if text is not None:
-                values[name] = read("--" + name.replace("_", "-"), text, kinds[name])
+                given[name] = "--" + name.replace("_", "-")
+                values[name] = read(given[name], text, kinds[name])
         settings = cls(**values)  # type: ignore[arg-type]
-        settings.check()
+        settings.check(given)
         return settings
 
-    def check(self) -> None:
-        """Raise ``ValueError`` naming the first setting whose value is refused, and what is wrong with it."""
+    def check(self, given: Mapping[str, str] | None = None) -> None:
+        """Raise ``ValueError`` naming the first setting whose value is refused, and what is wrong with it: by the
+        variable or option it was given as, if ``given`` (by setting) says, else by the setting's own name."""
+        given = given or {}
         if self.sync not in ("full", "normal"):
-            raise ValueError(Message(N_("sync: {value!r} is not full or normal"), value=self.sync))
+            raise ValueError(
+                Message(N_("{name}: {value!r} is not full or normal"), name=given.get("sync", "sync"), value=self.sync)
+            )
         for field in fields(self):
             value = getattr(self, field.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -137,12 +152,19 @@ class Settings:
             value = getattr(self, name)
             if value < least:
                 raise ValueError(
-                    Message(N_("{name} must be at least {least}, not {value}"), name=name, least=least, value=value)
+                    Message(
+                        N_("{name} must be at least {least}, not {value}"),
+                        name=given.get(name, name),
+                        least=least,
+                        value=value,
+                    )
                 )
         for name in ("rate", "hello_timeout", "presence_seconds"):
             value = getattr(self, name)
             if value <= 0:
-                raise ValueError(Message(N_("{name} must be more than 0, not {value}"), name=name, value=value))
+                raise ValueError(
+                    Message(N_("{name} must be more than 0, not {value}"), name=given.get(name, name), value=value)
+                )
         if self.hard_message_bytes < self.max_message_bytes:
             raise ValueError(
                 Message(
@@ -151,10 +173,10 @@ class Settings:
                     value=self.hard_message_bytes,
                 )
             )
-        _check_db(self.db)
-        proxy_entries(self.trusted_proxies)
+        _check_db(self.db, given.get("db", "db"))
+        proxy_entries(self.trusted_proxies, given.get("trusted_proxies", "trusted_proxies"))
         if self.rules_url:
-            _check_rules_url(self.rules_url)
+            _check_rules_url(self.rules_url, given.get("rules_url", "rules_url"))
 
     def replace(self, **changes: object) -> Settings:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
@@ -175,15 +197,11 @@ AT_LEAST = {
 """The whole-number settings for which 0 would not mean "no limit" but a server that cannot work (no table, no
 connection, every update dropped, no thread for the computer players, no database connection), and their least."""
 
-_WHOLE = re.compile(r"[0-9]+")
-_DECIMAL = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
-
 
 def read(name: str, text: str, kind: object) -> object:
     """The value of the setting ``name`` (the variable or option it came from) written as ``text``, for a field of
-    ``kind``: a whole number in ASCII digits only, any other number in digits with at most one decimal point, a
-    text as it is (:meth:`Settings.check` judges it). Python's ``int`` and ``float`` would take more (a sign,
-    spaces around, ``_`` between digits, ``1e3``, ``inf``, ``nan``, other scripts' digits): none of it is promised.
+    ``kind``: a whole number in ASCII digits only, any other number in digits with at most one decimal point
+    (:mod:`rules.digits`), a text as it is (:meth:`Settings.check` judges it).
 
     >>> read("TRUMPS_BURST", "40", "int"), read("TRUMPS_RATE", "2.5", "float"), read("TRUMPS_RATE", ".5", "float")
     (40, 2.5, 0.5)
@@ -194,23 +212,12 @@ def read(name: str, text: str, kind: object) -> object:
     """
     kind_name = kind if isinstance(kind, str) else getattr(kind, "__name__", "")
     if kind_name == "int":
-        if not _WHOLE.fullmatch(text):
-            raise ValueError(
-                Message(
-                    N_("{name}: {text!r} is not a whole number written in digits (such as 40)"), name=name, text=text
-                )
-            )
-        if len(text.lstrip("0")) > len(str(sys.maxsize)):  # int() would refuse thousands of digits
+        value = whole_number(name, text)
+        if value > sys.maxsize:  # a deque's length, say, could not be that long
             raise ValueError(Message(N_("{name}: {value} is too large"), name=name, value=text))
-        return int(text)  # check() refuses one above sys.maxsize
+        return value
     if kind_name == "float":
-        if not _DECIMAL.fullmatch(text):
-            raise ValueError(
-                Message(
-                    N_("{name}: {text!r} is not a number written in digits (such as 20 or 0.5)"), name=name, text=text
-                )
-            )
-        return float(text)  # finite unless it has hundreds of digits: check() refuses that
+        return decimal_number(name, text)
     return text
 
 
@@ -241,51 +248,55 @@ def _without_password(db: str) -> str:
     return _PASSWORD.sub(r"\1@", db)
 
 
-def _check_db(db: str) -> None:
+def _check_db(db: str, name: str) -> None:
     """An SQLite file name (not empty, not SQLite's ``:memory:``, no space at either end), or a ``postgresql://``
     (or ``postgres://``) URL that can be split into its parts; what PostgreSQL thinks of it is checked by
-    connecting (``pgstore.check``)."""
-    _visible("db", db, shown=_without_password(db))
+    connecting (``pgstore.check``). A refusal names the setting as ``name``."""
+    _visible(name, db, shown=_without_password(db))
     if db != db.strip(" "):
         raise ValueError(
-            Message(N_("{name}: {value!r} begins or ends with a space"), name="db", value=_without_password(db))
+            Message(N_("{name}: {value!r} begins or ends with a space"), name=name, value=_without_password(db))
         )
     if is_postgres(db):
         try:
             urlsplit(db)
         except ValueError as error:  # "Invalid IPv6 URL": an unmatched [ or ]
-            raise ValueError(Message(N_("db: the postgresql:// URL cannot be read: {why}"), why=str(error))) from None
+            raise ValueError(
+                Message(N_("{name}: the postgresql:// URL cannot be read: {why}"), name=name, why=str(error))
+            ) from None
         return
     if db in ("", ":memory:") or _SCHEME.match(db):
         # "" and ":memory:" are a new empty database for each connection, lost at exit; sqlite:///..., mysql://...
         raise ValueError(
             Message(
-                N_("db: {value!r} is neither an SQLite file name nor a postgresql:// URL"), value=_without_password(db)
+                N_("{name}: {value!r} is neither an SQLite file name nor a postgresql:// URL"),
+                name=name,
+                value=_without_password(db),
             )
         )
 
 
-def _check_rules_url(url: str) -> None:
-    _visible("rules_url", url)
+def _check_rules_url(url: str, name: str) -> None:
+    _visible(name, url)
     if " " in url:
-        raise ValueError(Message(N_("rules_url: {value!r} contains a space (write it as %20)"), value=url))
+        raise ValueError(Message(N_("{name}: {value!r} contains a space (write it as %20)"), name=name, value=url))
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (raises for a port that is no number or out of range)
     except ValueError:
         parts = None
     if parts is None or not url.startswith(("http://", "https://")) or not parts.hostname:
-        raise ValueError(Message(N_("rules_url: {value!r} is not an http:// or https:// address"), value=url))
+        raise ValueError(Message(N_("{name}: {value!r} is not an http:// or https:// address"), name=name, value=url))
 
 
-def proxy_entries(text: str) -> list[str]:
+def proxy_entries(text: str, name: str = "trusted_proxies") -> list[str]:
     """The ``trusted_proxies`` setting as uvicorn's ``forwarded_allow_ips`` is to be given it: its comma-separated
     entries (spaces around each allowed), each an IPv4 or IPv6 address or network as :mod:`ipaddress` reads it,
     as uvicorn then reads it too; ``[]`` for ``""`` (believe none); ``["*"]`` for ``*`` alone (every address).
 
     uvicorn itself takes any other entry as a name that it compares with the connecting address as text, so
     ``localhost``, ``10.0.0.0/33`` or ``10.0.0.1/8`` (a network with host bits set) would silently match nothing,
-    and ``*`` among other entries would too: all refused here.
+    and ``*`` among other entries would too: all refused here, naming the setting as ``name``.
 
     >>> proxy_entries(" 10.0.0.5, 10.0.1.0/24 ,::1"), proxy_entries(""), proxy_entries(" * ")
     (['10.0.0.5', '10.0.1.0/24', '::1'], [], ['*'])
@@ -294,7 +305,7 @@ def proxy_entries(text: str) -> list[str]:
     ...
     ValueError: trusted_proxies: 'localhost' is not an IP address or network
     """
-    _visible("trusted_proxies", text)
+    _visible(name, text)
     if not text.strip(" "):
         return []
     entries = [entry.strip(" ") for entry in text.split(",")]
@@ -302,7 +313,7 @@ def proxy_entries(text: str) -> list[str]:
         return entries
     for entry in entries:
         if entry == "*":
-            raise ValueError(Message(N_("trusted_proxies: * (every address) cannot be listed with other entries")))
+            raise ValueError(Message(N_("{name}: * (every address) cannot be listed with other entries"), name=name))
         try:
             if "/" in entry:
                 ipaddress.ip_network(entry)
@@ -317,15 +328,16 @@ def proxy_entries(text: str) -> list[str]:
                 raise ValueError(
                     Message(
                         N_(
-                            "trusted_proxies: {entry!r} is not a network (its host bits are set): write {network} "
+                            "{name}: {entry!r} is not a network (its host bits are set): write {network} "
                             "for the network, or {address} for one address"
                         ),
+                        name=name,
                         entry=entry,
                         network=network,
                         address=entry.split("/")[0],
                     )
                 ) from None
             raise ValueError(
-                Message(N_("trusted_proxies: {entry!r} is not an IP address or network"), entry=entry)
+                Message(N_("{name}: {entry!r} is not an IP address or network"), name=name, entry=entry)
             ) from None
     return entries

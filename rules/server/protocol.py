@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.json_schema import JsonSchemaMode
 from pydantic_core import PydanticCustomError
 
@@ -50,6 +50,7 @@ from rules.events import (
     Second,
     Take,
     json_kind,
+    plain_problem,
 )
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
 from rules.spec.schemas import ACCEPTED, DIALECT, SENT, combined, outcome_schema
@@ -427,9 +428,21 @@ class NextHand(_Message):
     last_seen: int = Field(ge=0)
 
 
+def _nonce(value: Any) -> Any:
+    # One refusal for the three kinds a nonce may be: the union alone would refuse 1.5 twice, as "nonce.str: ...;
+    # nonce.int: ...", naming Python's types. A boolean is no integer (strict), as everywhere in the protocol.
+    if value is None or isinstance(value, str) or type(value) is int:
+        return value
+    raise PydanticCustomError("nonce_type", "Input should be a string, an integer or null")
+
+
+Nonce = Annotated[str | int | None, BeforeValidator(_nonce)]
+"""What a ``ping`` carries and its ``pong`` sends back as it was."""
+
+
 class Ping(_Message):
     type: Literal["ping"] = "ping"
-    nonce: str | int | None = None
+    nonce: Nonce = None
 
 
 ClientMessage = Annotated[
@@ -639,13 +652,12 @@ class ProtocolError(ValueError):
 
 
 def describe_validation(error: ValidationError) -> str:
-    """A pydantic error in one line: ``where: what`` for each problem (never the input itself)."""
+    """A pydantic error in one line: ``where: what`` for each problem, in the words of JSON and of the game, as a
+    log line's refusal says it (:func:`rules.events.plain_problem`), but never the input itself."""
     parts = []
     for item in error.errors():
         where = ".".join(str(part) for part in item["loc"] if not _is_tag(part))
-        message = "missing" if item["type"] == "missing" else item["msg"]
-        if item["type"] == "string_pattern_mismatch":
-            message = "not a card code (rank 6-9 T J Q K A, then suit S H D C)"
+        message = plain_problem(dict(item))
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
 

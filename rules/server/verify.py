@@ -32,6 +32,7 @@ import json
 import re
 from typing import Any
 
+from rules.digits import digits_value
 from rules.game import Game
 from rules.log import LogError, read_log
 
@@ -64,6 +65,6 @@ def hand_end_problem(hand_end: dict[str, Any], published: str | None = None, dea
     deals = [line for line in hand_end["log"] if line.get("type") == "deal"]
     if len(deals) != 1:
         return "the log has no deal"
-    if Game(game.rules, seed=int(seed)).sample_deal().hands != deals[0]["hands"]:
+    if Game(game.rules, seed=digits_value(seed)).sample_deal().hands != deals[0]["hands"]:  # any size, deals §D1.1
         return "the seed does not deal the logged deal"
     return None

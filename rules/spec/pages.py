@@ -290,6 +290,13 @@ An output that cannot be written (a full disk under `> file`) is refused in one 
 `cannot write to standard output: REASON`, with exit status 1; a pipe its reader has closed
 (`| head`) ends the command quietly, with status 1.
 
+A number is written in ASCII digits, as for `trumps serve`'s settings: a whole number (`--seed`,
+`--games`, `--hands`, `--players`, `--seat`, `--move`, ...) in digits only, and seconds in digits
+with at most one decimal point (`2`, `0.5`, `.5`). A sign, spaces around it, `_` between digits,
+`5.0` for a whole number, an exponent (`1e3`), `inf`, `nan` and other scripts' digits are
+refused in one line naming the option, with exit status 2, rather than read as Python would
+(`--seed -5` would deal as `--seed 5`: a seed is never negative, [deals §D1.1](../deals.md#d1-seed-generator)).
+
 `trumps replay`, `trumps review` and `trumps solve` read their `LOG` a line at a time, and
 refuse its first bad line as soon as it has come, with `line N: REASON` and exit status 1,
 without waiting for the rest ([log format §L6](../log-format.md#replay)). That `REASON` is

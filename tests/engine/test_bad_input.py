@@ -23,8 +23,10 @@ from typing import Any
 
 import pytest
 from engine_kit import deal_line, header, move_line, position_line, trumps_command
+from pydantic import ValidationError
 
 from rules.cards import Card
+from rules.game import Game, Snapshot
 from rules.log import LogError, read_log, read_log_stream, stream_lines
 
 SPADES = [rank + "S" for rank in "6789TJQKA"]
@@ -543,3 +545,20 @@ def test_a_card_code_is_its_two_characters_and_nothing_else(code: str) -> None:
     with pytest.raises(ValueError, match="invalid card"):
         Card.parse(code)
     assert str(Card.parse("AS")) == "AS"
+
+
+@pytest.mark.parametrize("seed", ['"7"', "7.0", "true", "-7"])
+def test_a_snapshot_is_read_back_strictly_and_its_seed_is_never_negative(seed: str) -> None:
+    # Before, the snapshot's seed alone was read laxly: "7" and 7.0 became 7, true became 1, -7 dealt as 7.
+    game = Game(seed=7)
+    game.push(game.legal_moves()[0])
+    written = game.snapshot().model_dump_json()
+    assert Game.from_snapshot(Snapshot.model_validate_json(written)).events == game.events
+    with pytest.raises(ValidationError) as refused:
+        Snapshot.model_validate_json(written.replace('"seed":7', f'"seed":{seed}'))
+    assert refused.value.errors()[0]["loc"] == ("seed",)
+
+
+def test_a_game_refuses_a_negative_seed_rather_than_deal_another_seeds_deal() -> None:
+    with pytest.raises(ValueError, match=r"seed -7 is negative: a seed is a non-negative integer \(deals §D1.1\)"):
+        Game(seed=-7)

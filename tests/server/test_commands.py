@@ -53,10 +53,10 @@ def test_serve_refuses_bad_settings() -> None:
         == "trumps serve: TRUMPS_RATE: 'fast' is not a number written in digits (such as 20 or 0.5)"
     )
     result = _run("serve", "--port", "1", "--sync", "sometimes")
-    assert result.returncode == 2 and "sync: 'sometimes' is not full or normal" in result.stderr
+    assert result.returncode == 2 and "--sync: 'sometimes' is not full or normal" in result.stderr
     result = _run("serve", "--port", "1", "--rules-url", "rules.example")
     assert result.returncode == 2
-    assert result.stderr.strip() == "trumps serve: rules_url: 'rules.example' is not an http:// or https:// address"
+    assert result.stderr.strip() == "trumps serve: --rules-url: 'rules.example' is not an http:// or https:// address"
 
 
 def _serve_here(
@@ -95,13 +95,17 @@ def _serve_here(
     ("args", "env", "refusal"),
     [
         # the known hole: uvicorn takes any entry it cannot read as a name, which matches no connecting address
-        ((), {"TRUMPS_TRUSTED_PROXIES": "a\nb"}, "trusted_proxies: 'a\\nb' contains a line feed, a tab or another"),
-        (("--trusted-proxies", "10.0.0.0/33"), {}, "trusted_proxies: '10.0.0.0/33' is not an IP address or network"),
+        (
+            (),
+            {"TRUMPS_TRUSTED_PROXIES": "a\nb"},
+            "TRUMPS_TRUSTED_PROXIES: 'a\\nb' contains a line feed, a tab or another",
+        ),
+        (("--trusted-proxies", "10.0.0.0/33"), {}, "--trusted-proxies: '10.0.0.0/33' is not an IP address or network"),
         (("--trusted-proxies", "10.0.0.1;10.0.0.2"), {}, "'10.0.0.1;10.0.0.2' is not an IP address or network"),
         (("--trusted-proxies", "127.0.0.1, localhost"), {}, "'localhost' is not an IP address or network"),
-        (("--trusted-proxies", "10.0.0.1,"), {}, "trusted_proxies: '' is not an IP address or network"),
+        (("--trusted-proxies", "10.0.0.1,"), {}, "--trusted-proxies: '' is not an IP address or network"),
         (("--trusted-proxies", "10.0.0.1/8"), {}, "write 10.0.0.0/8 for the network, or 10.0.0.1 for one address"),
-        (("--trusted-proxies", "*, 10.0.0.1"), {}, "trusted_proxies: * (every address) cannot be listed with other"),
+        (("--trusted-proxies", "*, 10.0.0.1"), {}, "--trusted-proxies: * (every address) cannot be listed with other"),
         # numbers: digits (and one decimal point where a fraction makes sense), nothing Python would add
         (("--burst", " 5 "), {}, "--burst: ' 5 ' is not a whole number written in digits (such as 40)"),
         (("--burst", "5.0"), {}, "--burst: '5.0' is not a whole number written in digits"),
@@ -115,41 +119,45 @@ def _serve_here(
         ((), {"TRUMPS_RATE": "nan"}, "TRUMPS_RATE: 'nan' is not a number written in digits"),
         ((), {"TRUMPS_HELLO_TIMEOUT": "1e999"}, "TRUMPS_HELLO_TIMEOUT: '1e999' is not a number written in digits"),
         (("--rate", "-1"), {}, "--rate: '-1' is not a number written in digits"),
-        ((), {"TRUMPS_RELEASE_SECONDS": "9" * 400}, "release_seconds: inf is not a finite number"),
+        ((), {"TRUMPS_RELEASE_SECONDS": "9" * 400}, "TRUMPS_RELEASE_SECONDS: inf is not a finite number"),
         ((), {"TRUMPS_HISTORY": "9" * 20}, "TRUMPS_HISTORY: " + "9" * 20 + " is too large"),
         ((), {"TRUMPS_HISTORY": "9" * 5000}, " is too large"),  # int() itself would refuse so many digits
-        ((), {"TRUMPS_HISTORY": str(sys.maxsize + 1)}, f"history: {sys.maxsize + 1} is too large"),
+        ((), {"TRUMPS_HISTORY": str(sys.maxsize + 1)}, f"TRUMPS_HISTORY: {sys.maxsize + 1} is too large"),
         # values that would make a server that cannot work, rather than "no limit"
-        (("--max-tables", "0"), {}, "max_tables must be at least 1, not 0"),
-        ((), {"TRUMPS_MAX_CONNECTIONS_PER_TABLE": "0"}, "max_connections_per_table must be at least 1, not 0"),
-        ((), {"TRUMPS_SEND_QUEUE": "0"}, "send_queue must be at least 1, not 0"),
-        ((), {"TRUMPS_BOT_THREADS": "0"}, "bot_threads must be at least 1, not 0"),
-        (("--burst", "0"), {}, "burst must be at least 1, not 0"),
-        (("--max-message-bytes", "255"), {}, "max_message_bytes must be at least 256, not 255"),
-        (("--pool-size", "0"), {}, "pool_size must be at least 1, not 0"),
-        (("--rate", "0"), {}, "rate must be more than 0, not 0.0"),
-        (("--hello-timeout", "0.0"), {}, "hello_timeout must be more than 0, not 0.0"),
+        (("--max-tables", "0"), {}, "--max-tables must be at least 1, not 0"),
+        ((), {"TRUMPS_MAX_CONNECTIONS_PER_TABLE": "0"}, "TRUMPS_MAX_CONNECTIONS_PER_TABLE must be at least 1, not 0"),
+        ((), {"TRUMPS_SEND_QUEUE": "0"}, "TRUMPS_SEND_QUEUE must be at least 1, not 0"),
+        ((), {"TRUMPS_BOT_THREADS": "0"}, "TRUMPS_BOT_THREADS must be at least 1, not 0"),
+        (("--burst", "0"), {}, "--burst must be at least 1, not 0"),
+        (("--max-message-bytes", "255"), {}, "--max-message-bytes must be at least 256, not 255"),
+        (("--pool-size", "0"), {}, "--pool-size must be at least 1, not 0"),
+        (("--rate", "0"), {}, "--rate must be more than 0, not 0.0"),
+        (("--hello-timeout", "0.0"), {}, "--hello-timeout must be more than 0, not 0.0"),
         ((), {"TRUMPS_HARD_MESSAGE_BYTES": "4095"}, "hard_message_bytes must be at least max_message_bytes (4096)"),
         # texts
-        (("--sync", "FULL"), {}, "sync: 'FULL' is not full or normal"),
-        (("--db", ""), {}, "db: '' is neither an SQLite file name nor a postgresql:// URL"),
-        (("--db", ":memory:"), {}, "db: ':memory:' is neither an SQLite file name nor a postgresql:// URL"),
-        (("--db", "sqlite:///trumps.sqlite3"), {}, "db: 'sqlite:///trumps.sqlite3' is neither an SQLite file"),
-        ((), {"TRUMPS_DB": "trumps.sqlite3\n"}, "db: 'trumps.sqlite3\\n' contains a line feed"),
-        (("--db", "trumps.sqlite3 "), {}, "db: 'trumps.sqlite3 ' begins or ends with a space"),
-        ((), {"TRUMPS_DB": "postgresql://trumps:secret@db.example/x\t"}, "db: 'postgresql://trumps@db.example/x\\t'"),
-        (("--db", "postgresql://trumps:secret@[::1/x"), {}, "db: the postgresql:// URL cannot be read: Invalid IPv6"),
-        (("--rules-url", "https://rules.example/\nx"), {}, "rules_url: 'https://rules.example/\\nx' contains a line"),
+        (("--sync", "FULL"), {}, "--sync: 'FULL' is not full or normal"),
+        (("--db", ""), {}, "--db: '' is neither an SQLite file name nor a postgresql:// URL"),
+        (("--db", ":memory:"), {}, "--db: ':memory:' is neither an SQLite file name nor a postgresql:// URL"),
+        (("--db", "sqlite:///trumps.sqlite3"), {}, "--db: 'sqlite:///trumps.sqlite3' is neither an SQLite file"),
+        ((), {"TRUMPS_DB": "trumps.sqlite3\n"}, "TRUMPS_DB: 'trumps.sqlite3\\n' contains a line feed"),
+        (("--db", "trumps.sqlite3 "), {}, "--db: 'trumps.sqlite3 ' begins or ends with a space"),
+        (
+            (),
+            {"TRUMPS_DB": "postgresql://trumps:secret@db.example/x\t"},
+            "TRUMPS_DB: 'postgresql://trumps@db.example/x\\t'",
+        ),
+        (("--db", "postgresql://trumps:secret@[::1/x"), {}, "--db: the postgresql:// URL cannot be read: Invalid IPv6"),
+        (("--rules-url", "https://rules.example/\nx"), {}, "--rules-url: 'https://rules.example/\\nx' contains a line"),
         (("--rules-url", "https://rules.example/full rules"), {}, "contains a space (write it as %20)"),
-        (("--rules-url", "https://"), {}, "rules_url: 'https://' is not an http:// or https:// address"),
+        (("--rules-url", "https://"), {}, "--rules-url: 'https://' is not an http:// or https:// address"),
         (("--rules-url", "https://rules.example:99999/"), {}, "is not an http:// or https:// address"),
         # the options that are no settings of the server's table
         (("--host", "127.1"), {}, "--host 127.1: not an IP address or a host name"),
         (("--host", "0"), {}, "--host 0: not an IP address or a host name"),  # would listen on every interface
         (("--host", ""), {}, "--host '': not an IP address or a host name"),
         (("--host", "127.0.0.1\n"), {}, "--host $'127.0.0.1\\n': not an IP address or a host name"),
-        (("--port", " 8000"), {}, "Invalid value for '--port': Input should be a valid integer"),
-        (("--port", "8_000"), {}, "Invalid value for '--port': Input should be a valid integer"),
+        (("--port", " 8000"), {}, "--port: ' 8000' is not a whole number written in digits (such as 40)"),
+        (("--port", "8_000"), {}, "--port: '8_000' is not a whole number written in digits (such as 40)"),
         (("--port", "70000"), {}, "Invalid value for '--port': Input should be less than or equal to 65535"),
         ((), {"TRUMPS_LOG_JSON": "maybe"}, "(env var: 'TRUMPS_LOG_JSON'): Input should be a valid boolean"),
     ],

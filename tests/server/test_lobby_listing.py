@@ -161,4 +161,4 @@ def test_a_rules_address_that_is_no_web_address_is_refused() -> None:
     for wrong in ("javascript:alert(1)", "rules.example", "/rules"):
         with pytest.raises(ValueError) as refused:
             Settings.from_env({"TRUMPS_RULES_URL": wrong})
-        assert str(refused.value) == f"rules_url: {wrong!r} is not an http:// or https:// address"
+        assert str(refused.value) == f"TRUMPS_RULES_URL: {wrong!r} is not an http:// or https:// address"
