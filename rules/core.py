@@ -55,6 +55,43 @@ TURN: Final = 8
 PHASE_NAMES: Final[tuple[str, ...]] = STATES
 PHASE_NUMBERS: Final = {name: number for number, name in enumerate(PHASE_NAMES)}
 
+
+def misnumbered_phases(states: Sequence[str]) -> list[str]:
+    """The phase constants above that are not the place of their state in ``states`` (:data:`rules.table.STATES`).
+
+    They are written out, not read off the table, so that mypyc compiles them as constants; this is
+    what keeps them the table's numbers when a state is added to the table or moved in it.
+
+    >>> misnumbered_phases(STATES)
+    []
+    >>> misnumbered_phases(STATES[:5] + ("third",) + STATES[5:])[0]   # a state added before "finished"
+    "FINISHED is 5, but 'finished' is at 6"
+    """
+    numbered = {
+        "trump_choice": TRUMP_CHOICE,
+        "deal": DEAL,
+        "lead": LEAD,
+        "respond": RESPOND,
+        "second": SECOND,
+        "finished": FINISHED,
+        "sixes": SIXES,
+        "tie_check": TIE_CHECK,
+        "turn": TURN,
+    }
+    return [
+        f"{name.upper()} is {number}, but {name!r} is "
+        + (f"at {states.index(name)}" if name in states else "not there")
+        for name, number in numbered.items()
+        if name not in states or states.index(name) != number
+    ]
+
+
+if misnumbered_phases(STATES):  # the table's steps number the phases by STATES, the rules by these constants
+    raise RuntimeError(
+        f"rules.core numbers the phases otherwise than rules.table.STATES ({'; '.join(misnumbered_phases(STATES))}):"
+        " give rules.core's phase constants the places of their states in STATES"
+    )
+
 TAKE: Final = PACK_SIZE
 """The move code of taking from the pile (every other move is a card index)."""
 TAKE_BIT: Final = 1 << TAKE

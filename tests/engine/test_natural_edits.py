@@ -1,0 +1,53 @@
+"""A rule edited the obvious way, in a copy of the package, either flows everywhere or stops the engine with a
+message that says what to change (the audit of the "one engine" promise, docs/machine.md).
+
+Each test copies the engine's sources (not the server, the pages or the catalogs), makes one edit a new developer
+would make, and runs a short program on the copy in a process of its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import rules
+
+
+def edited_package(folder: Path, edits: dict[str, tuple[str, str]]) -> Path:
+    """A copy of the package in ``folder`` with ``edits`` made: by file of the package, the text and its replacement."""
+    package = folder / "rules"
+    shutil.copytree(
+        Path(rules.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "server", "locale")
+    )
+    for name, (old, new) in edits.items():
+        path = package / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, f"{name} no longer holds {old!r}: update the edit"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    return folder
+
+
+def run_on(folder: Path, program: str) -> subprocess.CompletedProcess[str]:
+    """``program`` run by Python on the package in ``folder``, on the pure path (no build of these sources is made)."""
+    prelude = f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + program],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"TRUMPS_NATIVE": "0", "PATH": ""},
+    )
+
+
+def test_a_state_added_to_the_table_before_finished_stops_the_engine_saying_what_to_renumber(tmp_path: Path) -> None:
+    edited = edited_package(tmp_path, {"table.py": ('"second", "finished",', '"second", "third", "finished",')})
+    result = run_on(edited, "import rules.core")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        "RuntimeError: rules.core numbers the phases otherwise than rules.table.STATES"
+        " (FINISHED is 5, but 'finished' is at 6; SIXES is 6, but 'sixes' is at 7;"
+        " TIE_CHECK is 7, but 'tie_check' is at 8; TURN is 8, but 'turn' is at 9):"
+        " give rules.core's phase constants the places of their states in STATES"
+    )
