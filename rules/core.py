@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
 from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
+from rules.defaults import MUST_BEAT, PASS_SIXES
 from rules.outcome import Outcome
 from rules.step import Compiled as Compiled
 from rules.step import NoTransition as NoTransition
@@ -287,8 +288,11 @@ class State:
     repeats: int  # how many times that position has started a turn, this one included
 
     @classmethod
-    def setup(cls, players: int, first_seat: int, must_beat: bool = False, pass_sixes: bool = True) -> State:
-        """A game before the trump choice: ``first_seat`` chooses first and, after the deal, leads."""
+    def setup(cls, players: int, first_seat: int, must_beat: bool = MUST_BEAT, pass_sixes: bool = PASS_SIXES) -> State:
+        """A game before the trump choice: ``first_seat`` chooses first and, after the deal, leads.
+
+        The rule options default to :mod:`rules.defaults`, as :class:`rules.options.RuleSet`'s do.
+        """
         state = cls()
         state.trumps = (NO_TRUMP,) * players
         state.must_beat = must_beat
@@ -313,7 +317,7 @@ class State:
         pile: Sequence[int],
         to_act: int,
         phase: int,
-        must_beat: bool = False,
+        must_beat: bool = MUST_BEAT,
         out_order: Sequence[int] = (),
         seen: dict[PositionKey, int] | None = None,
     ) -> State:

@@ -15,13 +15,13 @@ from pathlib import Path
 import rules
 
 
-def edited_package(folder: Path, edits: dict[str, tuple[str, str]]) -> Path:
-    """A copy of the package in ``folder`` with ``edits`` made: by file of the package, the text and its replacement."""
+def edited_package(folder: Path, *edits: tuple[str, str, str]) -> Path:
+    """A copy of the package in ``folder`` with ``edits`` made: each a file of the package, a text, its replacement."""
     package = folder / "rules"
     shutil.copytree(
         Path(rules.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "server", "locale")
     )
-    for name, (old, new) in edits.items():
+    for name, old, new in edits:
         path = package / name
         text = path.read_text(encoding="utf-8")
         assert text.count(old) == 1, f"{name} no longer holds {old!r}: update the edit"
@@ -42,7 +42,7 @@ def run_on(folder: Path, program: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_state_added_to_the_table_before_finished_stops_the_engine_saying_what_to_renumber(tmp_path: Path) -> None:
-    edited = edited_package(tmp_path, {"table.py": ('"second", "finished",', '"second", "third", "finished",')})
+    edited = edited_package(tmp_path, ("table.py", '"second", "finished",', '"second", "third", "finished",'))
     result = run_on(edited, "import rules.core")
     assert result.returncode == 1
     assert result.stderr.splitlines()[-1] == (
@@ -51,3 +51,25 @@ def test_a_state_added_to_the_table_before_finished_stops_the_engine_saying_what
         " TIE_CHECK is 7, but 'tie_check' is at 8; TURN is 8, but 'turn' is at 9):"
         " give rules.core's phase constants the places of their states in STATES"
     )
+
+
+DEFAULTS = """
+from rules import core
+from rules.options import RuleSet
+setup = core.State.setup(2, 0)
+position = core.State.from_position((0, 1), ((0,), (10,)), (20,), 1, core.RESPOND)
+print(RuleSet().must_beat, setup.must_beat, position.must_beat, RuleSet().pass_sixes, setup.pass_sixes)
+"""
+
+
+def test_an_option_default_changed_in_rules_defaults_is_the_default_of_the_rules_state_too(tmp_path: Path) -> None:
+    # The solver's tests build their positions with core.State.from_position and play them on as a Game with the
+    # default RuleSet: both must follow an edit of the defaults, or the game played is not the one solved.
+    edited = edited_package(
+        tmp_path,
+        ("defaults.py", "MUST_BEAT = False", "MUST_BEAT = True"),
+        ("defaults.py", "PASS_SIXES = True", "PASS_SIXES = False"),
+    )
+    result = run_on(edited, DEFAULTS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True", "False", "False"]
