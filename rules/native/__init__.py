@@ -62,8 +62,9 @@ ENVIRONMENT = "TRUMPS_NATIVE"
 """``0`` turns the native path off; ``1`` makes :func:`activate` fail loudly when there is no build to use."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_SOURCES = ("*.py", "players/*.py")
-"""The sources whose digest names a build: every module the compiled ones are or import (and a few more)."""
+_SOURCES = ("*.py", "players/*.py", "native/*.py")
+"""The sources whose digest names a build: every module the compiled ones are or import (and a few more), and
+this one, which says which modules are compiled and how."""
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 STALE_SECONDS = 15 * 60
 """A background build older than this is taken for one that died (a build takes about a minute)."""

@@ -15,6 +15,7 @@ import importlib.machinery
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -114,6 +115,21 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
     )
     core.write_text(edited)
     assert rules.native.digest(copy) != build.name
+
+
+def test_a_module_added_to_the_compiled_ones_names_another_build(tmp_path: Path) -> None:
+    # The list of modules to compile is part of what a build is made from: with it edited, the build of the
+    # unchanged rules must not be taken for the new one (its new module would silently run as Python).
+    copy = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", copy, ignore=shutil.ignore_patterns("__pycache__", "server", "locale"))
+    before = rules.native.digest(copy)
+    native = copy / "native" / "__init__.py"
+    text = native.read_text(encoding="utf-8")
+    native.write_text(
+        text.replace('    "rules.players.solver",\n', '    "rules.players.solver",\n    "rules.players.mcts",\n')
+    )
+    assert native.read_text(encoding="utf-8") != text
+    assert rules.native.digest(copy) != before
 
 
 def test_the_rules_own_tests_pass_on_the_native_path(build: Path) -> None:
