@@ -170,14 +170,19 @@ def _byte_table(offset: int, bits: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(offset + i for i in range(bits) if value >> i & 1) for value in range(1 << bits))
 
 
-MOVES_BY_BYTE: Final = (
-    _byte_table(0, 8),
-    _byte_table(8, 8),
-    _byte_table(16, 8),
-    _byte_table(24, 8),
-    _byte_table(32, 5),
+LISTED_BYTES: Final = 5
+"""How many bytes of a move mask :func:`moves_of_mask` and the generated step's ``legal_moves`` list (written out)."""
+if TAKE >= 8 * LISTED_BYTES:  # a bigger pack: its last cards and the take would be left out of every list of moves
+    raise RuntimeError(
+        f"a move mask of a {PACK_SIZE}-card pack has {TAKE + 1} bits (one a card, one to take), but rules.core"
+        f" lists {8 * LISTED_BYTES}: write out rules.core.moves_of_mask and rules.step._LISTING for more bytes"
+        " and raise LISTED_BYTES"
+    )
+
+MOVES_BY_BYTE: Final = tuple(
+    _byte_table(offset, max(0, min(8, TAKE + 1 - offset))) for offset in range(0, 8 * LISTED_BYTES, 8)
 )
-"""By byte of a move mask (bits 0-7, 8-15, 16-23, 24-31, 32-36), the moves each of its values holds."""
+"""By byte of a move mask (bits 0-7, 8-15, 16-23, 24-31, 32 to :data:`TAKE`), the moves each of its values holds."""
 _MOVES_0: Final = MOVES_BY_BYTE[0]
 _MOVES_1: Final = MOVES_BY_BYTE[1]
 _MOVES_2: Final = MOVES_BY_BYTE[2]

@@ -73,3 +73,25 @@ def test_an_option_default_changed_in_rules_defaults_is_the_default_of_the_rules
     result = run_on(edited, DEFAULTS)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True", "True", "False", "False"]
+
+
+FIFTY_TWO_CARDS = (
+    ("cards.py", 'RANK_CHARS = "6789TJQKA"', 'RANK_CHARS = "23456789TJQKA"'),
+    ("cards.py", 'CARD_PATTERN = "^[6789TJQKA][SHDC]$"', 'CARD_PATTERN = "^[23456789TJQKA][SHDC]$"'),
+    ("cards.py", "    SIX = 0\n", "    TWO = 0\n    THREE = 1\n    FOUR = 2\n    FIVE = 3\n    SIX = 4\n"),
+    ("cards.py", "    SEVEN = 1\n    EIGHT = 2\n    NINE = 3\n", "    SEVEN = 5\n    EIGHT = 6\n    NINE = 7\n"),
+    ("cards.py", "    TEN = 4\n    JACK = 5\n    QUEEN = 6\n", "    TEN = 8\n    JACK = 9\n    QUEEN = 10\n"),
+    ("cards.py", "    KING = 7\n    ACE = 8\n", "    KING = 11\n    ACE = 12\n"),
+)
+"""The pack of 52 cards: twos to aces (a duel deals 26 cards each, four players 13)."""
+
+
+def test_a_pack_too_big_for_the_lists_of_moves_stops_the_engine_saying_what_to_write_out(tmp_path: Path) -> None:
+    # The lists of moves are written out byte by byte for speed: with more bits than they read, the last cards
+    # and the take would be left out of every list of legal moves.
+    result = run_on(edited_package(tmp_path, *FIFTY_TWO_CARDS), "import rules.core")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        "RuntimeError: a move mask of a 52-card pack has 53 bits (one a card, one to take), but rules.core lists 40:"
+        " write out rules.core.moves_of_mask and rules.step._LISTING for more bytes and raise LISTED_BYTES"
+    )
