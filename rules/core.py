@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
+from rules.cards import CARDS, CODES, PACK_SIZE, RANK_CHARS, RANKS_PER_SUIT, Card, Rank, mask_of
 from rules.defaults import MUST_BEAT, PASS_SIXES
 from rules.outcome import Outcome
 from rules.step import Compiled as Compiled
@@ -98,6 +98,9 @@ TAKE: Final = PACK_SIZE
 TAKE_BIT: Final = 1 << TAKE
 
 ACE: Final = int(Rank.ACE)
+
+SIX: Final = RANK_CHARS.find("6")
+"""The rank of the sixes, which pass after the deal (§2.2); ``-1`` in a pack without sixes, where none passes."""
 
 NO_TRUMP: Final = -1
 """A seat's trump before it has chosen one."""
@@ -703,10 +706,12 @@ def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]
 
 def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card, int, int]]:
     """The sixes that pass after the deal (§2.2): ``(card, from_seat, to_seat)`` in pack order."""
+    passes: list[tuple[Card, int, int]] = []
+    if SIX < 0:  # a pack without sixes
+        return passes
     owner = {suit: seat for seat, suit in enumerate(trumps)}
-    passes = []
     for suit, seat in sorted(owner.items()):
-        six = suit * RANKS_PER_SUIT
+        six = suit * RANKS_PER_SUIT + SIX
         for holder, hand in enumerate(hands):
             if holder != seat and hand >> six & 1:
                 passes.append((CARDS[six], holder, seat))

@@ -95,3 +95,32 @@ def test_a_pack_too_big_for_the_lists_of_moves_stops_the_engine_saying_what_to_w
         "RuntimeError: a move mask of a 52-card pack has 53 bits (one a card, one to take), but rules.core lists 40:"
         " write out rules.core.moves_of_mask and rules.step._LISTING for more bytes and raise LISTED_BYTES"
     )
+
+
+PIQUET_PACK = (
+    ("cards.py", 'RANK_CHARS = "6789TJQKA"', 'RANK_CHARS = "789TJQKA"'),
+    ("cards.py", 'CARD_PATTERN = "^[6789TJQKA][SHDC]$"', 'CARD_PATTERN = "^[789TJQKA][SHDC]$"'),
+    ("cards.py", "    SIX = 0\n    SEVEN = 1\n    EIGHT = 2\n", "    SEVEN = 0\n    EIGHT = 1\n"),
+    ("cards.py", "    NINE = 3\n    TEN = 4\n    JACK = 5\n", "    NINE = 2\n    TEN = 3\n    JACK = 4\n"),
+    ("cards.py", "    QUEEN = 6\n    KING = 7\n    ACE = 8\n", "    QUEEN = 5\n    KING = 6\n    ACE = 7\n"),
+)
+"""The pack of 32 cards, sevens to aces: a duel deals 16 cards each, and there are no sixes to pass."""
+
+PASSED = """
+from rules import Game, RuleSet
+from rules.events import ChooseTrump
+for seed in range(20):
+    game = Game(RuleSet(), seed=seed)
+    game.push(ChooseTrump(seat=1, suit="H"))
+    game.push(ChooseTrump(seat=0, suit="S"))
+    print(*(note.card for note in game.push(game.sample_deal()) if note.type == "six_passed"))
+"""
+
+
+def test_a_pack_without_sixes_passes_no_card_after_the_deal(tmp_path: Path) -> None:
+    # Rules §2.2 passes the sixes, whatever rank the pack starts with: not the lowest card of each suit.
+    result = run_on(edited_package(tmp_path, *PIQUET_PACK), PASSED)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
+    real = run_on(edited_package(tmp_path / "real"), PASSED)
+    assert set(real.stdout.split()) == {"6S", "6H"}  # the same program passes sixes in the real pack
