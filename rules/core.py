@@ -160,12 +160,14 @@ def take_count(top: int, pile_size: int, trump: int) -> int:
     return wanted if wanted < pile_size else pile_size
 
 
-TAKE_COUNTS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(take_count(top, PACK_SIZE, trump) for top in range(PACK_SIZE)) for trump in range(4)
+TAKE_COUNTS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(take_count(top, size, trump) for size in range(PACK_SIZE + 1)) for top in range(PACK_SIZE))
+    for trump in range(4)
 )
-"""``TAKE_COUNTS[trump][top]``: :func:`take_count` on a pile as big as the pack (3, 5, or all of it).
+"""``TAKE_COUNTS[trump][top][pile_size]``: :func:`take_count`, looked up rather than called at every take.
 
-Slicing a shorter pile with it takes what there is, so ``pile[-count:]`` is what a take picks up.
+By the size of the pile too, not only on a pile as big as the pack and then cut to what there is: that held
+only while every count was "so many, or the whole pile", and a count edited otherwise was not the one taken.
 """
 
 
@@ -502,14 +504,15 @@ def take_cards(state: State, move: int) -> None:
     """The player to act takes from the pile as many cards as :func:`take_count` says (§2.6)."""
     seat = state.to_act
     pile = state.pile
-    count = TAKE_COUNTS[state.trumps[seat]][pile[-1]]
+    rest = len(pile)
+    rest -= TAKE_COUNTS[state.trumps[seat]][pile[-1]][rest]
     hand = state.hands[seat]
-    for card in pile[-count:]:
+    for card in pile[rest:]:
         hand |= 1 << card
     state.hands[seat] = hand
-    state.pile = pile[:-count]
+    state.pile = pile[:rest]
     if state.news is not None:
-        state.news.append(Took(seat, pile[-count:]))
+        state.news.append(Took(seat, pile[rest:]))
 
 
 def pass_turn(state: State, move: Any) -> None:

@@ -124,3 +124,26 @@ def test_a_pack_without_sixes_passes_no_card_after_the_deal(tmp_path: Path) -> N
     assert result.stdout.split() == []
     real = run_on(edited_package(tmp_path / "real"), PASSED)
     assert set(real.stdout.split()) == {"6S", "6H"}  # the same program passes sixes in the real pack
+
+
+TAKE = """
+from rules import Game
+from rules.events import Position
+game = Game.from_position(
+    Position(trumps=["S", "H"], hands=[["7D"], ["8D", "9C"]], pile=["6C", "7C", "8C", "AH"], to_act=1, phase="respond")
+)
+take = game.legal_moves()[-1]
+print(take.count, *next(note.cards for note in game.push(take) if note.type == "took"))
+"""
+
+
+def test_a_take_count_edited_to_depend_on_the_pile_is_the_count_taken(tmp_path: Path) -> None:
+    # Rules §2.6 edited: under the ace of one's own trump, all the pile but its bottom card.
+    all_but_the_bottom = (
+        "core.py",
+        "    else:\n        return pile_size\n",
+        "    else:\n        return pile_size - 1\n",
+    )
+    result = run_on(edited_package(tmp_path, all_but_the_bottom), TAKE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3", "7C", "8C", "AH"]  # the count the move announces, and the cards taken
