@@ -105,9 +105,11 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
         assert (build / (name.replace(".", "/") + suffix)).is_file(), name
     # The same sources with one byte changed name another build: an edited rule never runs an old build.
     copy = tmp_path / "rules"
-    (copy / "players").mkdir(parents=True)
-    for file in [*ROOT.joinpath("rules").glob("*.py"), *ROOT.joinpath("rules", "players").glob("*.py")]:
-        (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
+    for folder in ("players", "native"):
+        (copy / folder).mkdir(parents=True)
+    for folder in (".", "players", "native"):
+        for file in ROOT.joinpath("rules", folder).glob("*.py"):
+            (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
     assert rules.native.digest(copy) == build.name
     core = copy / "core.py"
     edited = core.read_text(encoding="utf-8").replace(
