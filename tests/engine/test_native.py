@@ -105,11 +105,9 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
         assert (build / (name.replace(".", "/") + suffix)).is_file(), name
     # The same sources with one byte changed name another build: an edited rule never runs an old build.
     copy = tmp_path / "rules"
-    for folder in ("players", "native"):
-        (copy / folder).mkdir(parents=True)
-    for folder in (".", "players", "native"):
-        for file in ROOT.joinpath("rules", folder).glob("*.py"):
-            (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
+    for file in rules.native.sources():
+        (copy / file.relative_to(ROOT / "rules")).parent.mkdir(parents=True, exist_ok=True)
+        (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
     assert rules.native.digest(copy) == build.name
     core = copy / "core.py"
     edited = core.read_text(encoding="utf-8").replace(
@@ -132,6 +130,25 @@ def test_a_module_added_to_the_compiled_ones_names_another_build(tmp_path: Path)
     )
     assert native.read_text(encoding="utf-8") != text
     assert rules.native.digest(copy) != before
+
+
+IMPORTED = """
+import importlib, sys
+import rules.native
+for name in rules.native.MODULES:
+    importlib.import_module(name)
+print(*sorted(module.__file__ for name, module in sys.modules.items() if name.startswith("rules") and module.__file__))
+"""
+
+
+def test_every_module_the_compiled_ones_import_is_part_of_the_builds_name() -> None:
+    # mypyc reads them all, and puts a Final constant of any of them into the compiled code: one left out of the
+    # digest could be edited while the old build kept running with the old value.
+    result = run_on("0", "-c", IMPORTED)
+    assert result.returncode == 0, result.stderr
+    imported = {Path(file) for file in result.stdout.split()}
+    left_out = sorted(file.relative_to(ROOT).as_posix() for file in imported - set(rules.native.sources()))
+    assert left_out == [], "add their folders to rules.native._SOURCES"
 
 
 def test_the_rules_own_tests_pass_on_the_native_path(build: Path) -> None:
