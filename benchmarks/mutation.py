@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import random
 import shutil
 import subprocess
@@ -30,6 +31,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
+
+from rules.native import ENVIRONMENT
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = (
@@ -135,17 +138,20 @@ def _mutate(node: ast.AST) -> str:
     return f"{kind} statement -> pass"
 
 
-def _killed(mutant: Mutant, timeout: float) -> tuple[bool, str]:
+def _killed(mutant: Mutant, timeout: float, tests: tuple[str, ...]) -> tuple[bool, str]:
+    """Whether ``tests`` (paths in the repository) fail on ``mutant``, and the line that says how."""
     with tempfile.TemporaryDirectory(prefix="mutant-") as work:
         copy = Path(work)
         for part in ("rules", "tests", "spec"):
             shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
         (copy / mutant.module).write_text(mutant.source, encoding="utf-8")
-        tests = (*ENGINE_TESTS, *TESTS.get(mutant.module, ()), mutant.module)
         command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header", *tests]
+        # The pure path, as the suite's conftest.py (not copied) sets it: a mutant's sources have no native build,
+        # and with TRUMPS_NATIVE=1 exported every mutant would fail at its import and count as killed.
+        environment = {**os.environ, ENVIRONMENT: "0"}
         try:
-            result = subprocess.run(command, cwd=copy, capture_output=True, text=True, timeout=timeout)
+            result = subprocess.run(command, cwd=copy, capture_output=True, text=True, timeout=timeout, env=environment)
         except subprocess.TimeoutExpired:
             return True, "timeout"
         failed = [line for line in result.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
@@ -170,7 +176,7 @@ def main() -> None:
         sample = sorted(rng.sample(every, min(args.per_module, len(every))), key=lambda mutant: mutant.line)
         killed = 0
         for mutant in sample:
-            dead, detail = _killed(mutant, args.timeout)
+            dead, detail = _killed(mutant, args.timeout, (*ENGINE_TESTS, *TESTS.get(module, ()), module))
             killed += dead
             print(f"{module}:{mutant.line}: {mutant.what}: {'killed' if dead else 'SURVIVED'} ({detail})", flush=True)
         print(f"{module}: {killed}/{len(sample)} killed of {len(every)} mutants", flush=True)

@@ -29,7 +29,8 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from rules.cards import CARDS, CODES, PACK_SIZE, RANKS_PER_SUIT, Card, Rank, mask_of
+from rules.cards import CARDS, CODES, PACK_SIZE, RANK_CHARS, RANKS_PER_SUIT, Card, Rank, mask_of
+from rules.defaults import MUST_BEAT, PASS_SIXES
 from rules.outcome import Outcome
 from rules.step import Compiled as Compiled
 from rules.step import NoTransition as NoTransition
@@ -55,11 +56,51 @@ TURN: Final = 8
 PHASE_NAMES: Final[tuple[str, ...]] = STATES
 PHASE_NUMBERS: Final = {name: number for number, name in enumerate(PHASE_NAMES)}
 
+
+def misnumbered_phases(states: Sequence[str]) -> list[str]:
+    """The phase constants above that are not the place of their state in ``states`` (:data:`rules.table.STATES`).
+
+    They are written out, not read off the table, so that mypyc compiles them as constants; this is
+    what keeps them the table's numbers when a state is added to the table or moved in it.
+
+    >>> misnumbered_phases(STATES)
+    []
+    >>> misnumbered_phases(STATES[:5] + ("third",) + STATES[5:])[0]   # a state added before "finished"
+    "FINISHED is 5, but 'finished' is at 6"
+    """
+    numbered = {
+        "trump_choice": TRUMP_CHOICE,
+        "deal": DEAL,
+        "lead": LEAD,
+        "respond": RESPOND,
+        "second": SECOND,
+        "finished": FINISHED,
+        "sixes": SIXES,
+        "tie_check": TIE_CHECK,
+        "turn": TURN,
+    }
+    return [
+        f"{name.upper()} is {number}, but {name!r} is "
+        + (f"at {states.index(name)}" if name in states else "not there")
+        for name, number in numbered.items()
+        if name not in states or states.index(name) != number
+    ]
+
+
+if misnumbered_phases(STATES):  # the table's steps number the phases by STATES, the rules by these constants
+    raise RuntimeError(
+        f"rules.core numbers the phases otherwise than rules.table.STATES ({'; '.join(misnumbered_phases(STATES))}):"
+        " give rules.core's phase constants the places of their states in STATES"
+    )
+
 TAKE: Final = PACK_SIZE
 """The move code of taking from the pile (every other move is a card index)."""
 TAKE_BIT: Final = 1 << TAKE
 
 ACE: Final = int(Rank.ACE)
+
+SIX: Final = RANK_CHARS.find("6")
+"""The rank of the sixes, which pass after the deal (§2.2); ``-1`` in a pack without sixes, where none passes."""
 
 NO_TRUMP: Final = -1
 """A seat's trump before it has chosen one."""
@@ -119,12 +160,14 @@ def take_count(top: int, pile_size: int, trump: int) -> int:
     return wanted if wanted < pile_size else pile_size
 
 
-TAKE_COUNTS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(take_count(top, PACK_SIZE, trump) for top in range(PACK_SIZE)) for trump in range(4)
+TAKE_COUNTS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(take_count(top, size, trump) for size in range(PACK_SIZE + 1)) for top in range(PACK_SIZE))
+    for trump in range(4)
 )
-"""``TAKE_COUNTS[trump][top]``: :func:`take_count` on a pile as big as the pack (3, 5, or all of it).
+"""``TAKE_COUNTS[trump][top][pile_size]``: :func:`take_count`, looked up rather than called at every take.
 
-Slicing a shorter pile with it takes what there is, so ``pile[-count:]`` is what a take picks up.
+By the size of the pile too, not only on a pile as big as the pack and then cut to what there is: that held
+only while every count was "so many, or the whole pile", and a count edited otherwise was not the one taken.
 """
 
 
@@ -132,14 +175,19 @@ def _byte_table(offset: int, bits: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(offset + i for i in range(bits) if value >> i & 1) for value in range(1 << bits))
 
 
-MOVES_BY_BYTE: Final = (
-    _byte_table(0, 8),
-    _byte_table(8, 8),
-    _byte_table(16, 8),
-    _byte_table(24, 8),
-    _byte_table(32, 5),
+LISTED_BYTES: Final = 5
+"""How many bytes of a move mask :func:`moves_of_mask` and the generated step's ``legal_moves`` list (written out)."""
+if TAKE >= 8 * LISTED_BYTES:  # a bigger pack: its last cards and the take would be left out of every list of moves
+    raise RuntimeError(
+        f"a move mask of a {PACK_SIZE}-card pack has {TAKE + 1} bits (one a card, one to take), but rules.core"
+        f" lists {8 * LISTED_BYTES}: write out rules.core.moves_of_mask and rules.step._LISTING for more bytes"
+        " and raise LISTED_BYTES"
+    )
+
+MOVES_BY_BYTE: Final = tuple(
+    _byte_table(offset, max(0, min(8, TAKE + 1 - offset))) for offset in range(0, 8 * LISTED_BYTES, 8)
 )
-"""By byte of a move mask (bits 0-7, 8-15, 16-23, 24-31, 32-36), the moves each of its values holds."""
+"""By byte of a move mask (bits 0-7, 8-15, 16-23, 24-31, 32 to :data:`TAKE`), the moves each of its values holds."""
 _MOVES_0: Final = MOVES_BY_BYTE[0]
 _MOVES_1: Final = MOVES_BY_BYTE[1]
 _MOVES_2: Final = MOVES_BY_BYTE[2]
@@ -250,8 +298,11 @@ class State:
     repeats: int  # how many times that position has started a turn, this one included
 
     @classmethod
-    def setup(cls, players: int, first_seat: int, must_beat: bool = False, pass_sixes: bool = True) -> State:
-        """A game before the trump choice: ``first_seat`` chooses first and, after the deal, leads."""
+    def setup(cls, players: int, first_seat: int, must_beat: bool = MUST_BEAT, pass_sixes: bool = PASS_SIXES) -> State:
+        """A game before the trump choice: ``first_seat`` chooses first and, after the deal, leads.
+
+        The rule options default to :mod:`rules.defaults`, as :class:`rules.options.RuleSet`'s do.
+        """
         state = cls()
         state.trumps = (NO_TRUMP,) * players
         state.must_beat = must_beat
@@ -276,7 +327,7 @@ class State:
         pile: Sequence[int],
         to_act: int,
         phase: int,
-        must_beat: bool = False,
+        must_beat: bool = MUST_BEAT,
         out_order: Sequence[int] = (),
         seen: dict[PositionKey, int] | None = None,
     ) -> State:
@@ -453,14 +504,15 @@ def take_cards(state: State, move: int) -> None:
     """The player to act takes from the pile as many cards as :func:`take_count` says (§2.6)."""
     seat = state.to_act
     pile = state.pile
-    count = TAKE_COUNTS[state.trumps[seat]][pile[-1]]
+    rest = len(pile)
+    rest -= TAKE_COUNTS[state.trumps[seat]][pile[-1]][rest]
     hand = state.hands[seat]
-    for card in pile[-count:]:
+    for card in pile[rest:]:
         hand |= 1 << card
     state.hands[seat] = hand
-    state.pile = pile[:-count]
+    state.pile = pile[:rest]
     if state.news is not None:
-        state.news.append(Took(seat, pile[-count:]))
+        state.news.append(Took(seat, pile[rest:]))
 
 
 def pass_turn(state: State, move: Any) -> None:
@@ -657,10 +709,12 @@ def deal_pack(players: int, dealer: int, rng: random.Random) -> list[list[Card]]
 
 def passed_sixes(hands: Sequence[int], trumps: Sequence[int]) -> list[tuple[Card, int, int]]:
     """The sixes that pass after the deal (§2.2): ``(card, from_seat, to_seat)`` in pack order."""
+    passes: list[tuple[Card, int, int]] = []
+    if SIX < 0:  # a pack without sixes
+        return passes
     owner = {suit: seat for seat, suit in enumerate(trumps)}
-    passes = []
     for suit, seat in sorted(owner.items()):
-        six = suit * RANKS_PER_SUIT
+        six = suit * RANKS_PER_SUIT + SIX
         for holder, hand in enumerate(hands):
             if holder != seat and hand >> six & 1:
                 passes.append((CARDS[six], holder, seat))

@@ -46,6 +46,7 @@ __all__ = [
     "cache_folder",
     "digest",
     "marker",
+    "sources",
 ]
 
 MODULES = (
@@ -62,8 +63,9 @@ ENVIRONMENT = "TRUMPS_NATIVE"
 """``0`` turns the native path off; ``1`` makes :func:`activate` fail loudly when there is no build to use."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_SOURCES = ("*.py", "players/*.py")
-"""The sources whose digest names a build: every module the compiled ones are or import (and a few more)."""
+_SOURCES = ("*.py", "players/*.py", "native/*.py", "locale/*.py")
+"""The sources whose digest names a build (:func:`sources`): every module the compiled ones are or import (and a
+few more), and this one, which says which modules are compiled and how."""
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 STALE_SECONDS = 15 * 60
 """A background build older than this is taken for one that died (a build takes about a minute)."""
@@ -82,7 +84,7 @@ def digest(package: Path = _PACKAGE) -> str | None:
 
     A package installed as byte code alone has no sources to compile, and no build.
     """
-    files = sorted(file for pattern in _SOURCES for file in package.glob(pattern))
+    files = sources(package)
     if not any(file.name == "core.py" for file in files):
         return None
     sha = hashlib.sha256(f"{sys.implementation.cache_tag} {_SUFFIX}\n".encode())
@@ -90,6 +92,11 @@ def digest(package: Path = _PACKAGE) -> str | None:
         sha.update(f"{file.relative_to(package).as_posix()}\n".encode())
         sha.update(file.read_bytes())
     return sha.hexdigest()[:24]
+
+
+def sources(package: Path = _PACKAGE) -> list[Path]:
+    """The source files of ``package`` whose digest names its build (:data:`_SOURCES`), in order."""
+    return sorted(file for pattern in _SOURCES for file in package.glob(pattern))
 
 
 def build_folder() -> Path | None:
@@ -166,7 +173,8 @@ def build() -> Path:
     cache_folder().mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="trumps-build-", dir=cache_folder()) as work:
         source = Path(work) / "src"
-        shutil.copytree(_PACKAGE, source / "rules", ignore=shutil.ignore_patterns("__pycache__", "static", "locale"))
+        ignore = shutil.ignore_patterns("__pycache__", "static", "*.po", "*.pot", "*.mo")  # no build reads them
+        shutil.copytree(_PACKAGE, source / "rules", ignore=ignore)
         if digest(source / "rules") != key:
             raise RuntimeError("the sources changed while they were being copied: build again")
         files = [name.replace(".", "/") + ".py" for name in MODULES]

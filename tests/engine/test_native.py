@@ -15,6 +15,7 @@ import importlib.machinery
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -104,8 +105,8 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
         assert (build / (name.replace(".", "/") + suffix)).is_file(), name
     # The same sources with one byte changed name another build: an edited rule never runs an old build.
     copy = tmp_path / "rules"
-    (copy / "players").mkdir(parents=True)
-    for file in [*ROOT.joinpath("rules").glob("*.py"), *ROOT.joinpath("rules", "players").glob("*.py")]:
+    for file in rules.native.sources():
+        (copy / file.relative_to(ROOT / "rules")).parent.mkdir(parents=True, exist_ok=True)
         (copy / file.relative_to(ROOT / "rules")).write_bytes(file.read_bytes())
     assert rules.native.digest(copy) == build.name
     core = copy / "core.py"
@@ -114,6 +115,40 @@ def test_a_build_is_named_by_the_sources_and_found_for_them(build: Path, tmp_pat
     )
     core.write_text(edited)
     assert rules.native.digest(copy) != build.name
+
+
+def test_a_module_added_to_the_compiled_ones_names_another_build(tmp_path: Path) -> None:
+    # The list of modules to compile is part of what a build is made from: with it edited, the build of the
+    # unchanged rules must not be taken for the new one (its new module would silently run as Python).
+    copy = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", copy, ignore=shutil.ignore_patterns("__pycache__", "server", "locale"))
+    before = rules.native.digest(copy)
+    native = copy / "native" / "__init__.py"
+    text = native.read_text(encoding="utf-8")
+    native.write_text(
+        text.replace('    "rules.players.solver",\n', '    "rules.players.solver",\n    "rules.players.mcts",\n')
+    )
+    assert native.read_text(encoding="utf-8") != text
+    assert rules.native.digest(copy) != before
+
+
+IMPORTED = """
+import importlib, sys
+import rules.native
+for name in rules.native.MODULES:
+    importlib.import_module(name)
+print(*sorted(module.__file__ for name, module in sys.modules.items() if name.startswith("rules") and module.__file__))
+"""
+
+
+def test_every_module_the_compiled_ones_import_is_part_of_the_builds_name() -> None:
+    # mypyc reads them all, and puts a Final constant of any of them into the compiled code: one left out of the
+    # digest could be edited while the old build kept running with the old value.
+    result = run_on("0", "-c", IMPORTED)
+    assert result.returncode == 0, result.stderr
+    imported = {Path(file) for file in result.stdout.split()}
+    left_out = sorted(file.relative_to(ROOT).as_posix() for file in imported - set(rules.native.sources()))
+    assert left_out == [], "add their folders to rules.native._SOURCES"
 
 
 def test_the_rules_own_tests_pass_on_the_native_path(build: Path) -> None:

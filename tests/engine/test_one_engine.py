@@ -94,7 +94,7 @@ def lift_top(state: core.State, count: int) -> tuple[int, ...]:
 
 def take_cards_with_a_helper(state: core.State, move: int) -> None:
     seat = state.to_act
-    for card in lift_top(state, core.TAKE_COUNTS[state.trumps[seat]][state.pile[-1]]):
+    for card in lift_top(state, core.TAKE_COUNTS[state.trumps[seat]][state.pile[-1]][len(state.pile)]):
         state.hands[seat] |= 1 << card
 
 

@@ -1,0 +1,149 @@
+"""A rule edited the obvious way, in a copy of the package, either flows everywhere or stops the engine with a
+message that says what to change (the audit of the "one engine" promise, docs/machine.md).
+
+Each test copies the engine's sources (not the server, the pages or the catalogs), makes one edit a new developer
+would make, and runs a short program on the copy in a process of its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import rules
+
+
+def edited_package(folder: Path, *edits: tuple[str, str, str]) -> Path:
+    """A copy of the package in ``folder`` with ``edits`` made: each a file of the package, a text, its replacement."""
+    package = folder / "rules"
+    shutil.copytree(
+        Path(rules.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "server", "locale")
+    )
+    for name, old, new in edits:
+        path = package / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, f"{name} no longer holds {old!r}: update the edit"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+    return folder
+
+
+def run_on(folder: Path, program: str) -> subprocess.CompletedProcess[str]:
+    """``program`` run by Python on the package in ``folder``, on the pure path (no build of these sources is made)."""
+    prelude = f"import sys\nsys.path.insert(0, {str(folder)!r})\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + program],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"TRUMPS_NATIVE": "0", "PATH": ""},
+    )
+
+
+def test_a_state_added_to_the_table_before_finished_stops_the_engine_saying_what_to_renumber(tmp_path: Path) -> None:
+    edited = edited_package(tmp_path, ("table.py", '"second", "finished",', '"second", "third", "finished",'))
+    result = run_on(edited, "import rules.core")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        "RuntimeError: rules.core numbers the phases otherwise than rules.table.STATES"
+        " (FINISHED is 5, but 'finished' is at 6; SIXES is 6, but 'sixes' is at 7;"
+        " TIE_CHECK is 7, but 'tie_check' is at 8; TURN is 8, but 'turn' is at 9):"
+        " give rules.core's phase constants the places of their states in STATES"
+    )
+
+
+DEFAULTS = """
+from rules import core
+from rules.options import RuleSet
+setup = core.State.setup(2, 0)
+position = core.State.from_position((0, 1), ((0,), (10,)), (20,), 1, core.RESPOND)
+print(RuleSet().must_beat, setup.must_beat, position.must_beat, RuleSet().pass_sixes, setup.pass_sixes)
+"""
+
+
+def test_an_option_default_changed_in_rules_defaults_is_the_default_of_the_rules_state_too(tmp_path: Path) -> None:
+    # The solver's tests build their positions with core.State.from_position and play them on as a Game with the
+    # default RuleSet: both must follow an edit of the defaults, or the game played is not the one solved.
+    edited = edited_package(
+        tmp_path,
+        ("defaults.py", "MUST_BEAT = False", "MUST_BEAT = True"),
+        ("defaults.py", "PASS_SIXES = True", "PASS_SIXES = False"),
+    )
+    result = run_on(edited, DEFAULTS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True", "False", "False"]
+
+
+FIFTY_TWO_CARDS = (
+    ("cards.py", 'RANK_CHARS = "6789TJQKA"', 'RANK_CHARS = "23456789TJQKA"'),
+    ("cards.py", 'CARD_PATTERN = "^[6789TJQKA][SHDC]$"', 'CARD_PATTERN = "^[23456789TJQKA][SHDC]$"'),
+    ("cards.py", "    SIX = 0\n", "    TWO = 0\n    THREE = 1\n    FOUR = 2\n    FIVE = 3\n    SIX = 4\n"),
+    ("cards.py", "    SEVEN = 1\n    EIGHT = 2\n    NINE = 3\n", "    SEVEN = 5\n    EIGHT = 6\n    NINE = 7\n"),
+    ("cards.py", "    TEN = 4\n    JACK = 5\n    QUEEN = 6\n", "    TEN = 8\n    JACK = 9\n    QUEEN = 10\n"),
+    ("cards.py", "    KING = 7\n    ACE = 8\n", "    KING = 11\n    ACE = 12\n"),
+)
+"""The pack of 52 cards: twos to aces (a duel deals 26 cards each, four players 13)."""
+
+
+def test_a_pack_too_big_for_the_lists_of_moves_stops_the_engine_saying_what_to_write_out(tmp_path: Path) -> None:
+    # The lists of moves are written out byte by byte for speed: with more bits than they read, the last cards
+    # and the take would be left out of every list of legal moves.
+    result = run_on(edited_package(tmp_path, *FIFTY_TWO_CARDS), "import rules.core")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == (
+        "RuntimeError: a move mask of a 52-card pack has 53 bits (one a card, one to take), but rules.core lists 40:"
+        " write out rules.core.moves_of_mask and rules.step._LISTING for more bytes and raise LISTED_BYTES"
+    )
+
+
+PIQUET_PACK = (
+    ("cards.py", 'RANK_CHARS = "6789TJQKA"', 'RANK_CHARS = "789TJQKA"'),
+    ("cards.py", 'CARD_PATTERN = "^[6789TJQKA][SHDC]$"', 'CARD_PATTERN = "^[789TJQKA][SHDC]$"'),
+    ("cards.py", "    SIX = 0\n    SEVEN = 1\n    EIGHT = 2\n", "    SEVEN = 0\n    EIGHT = 1\n"),
+    ("cards.py", "    NINE = 3\n    TEN = 4\n    JACK = 5\n", "    NINE = 2\n    TEN = 3\n    JACK = 4\n"),
+    ("cards.py", "    QUEEN = 6\n    KING = 7\n    ACE = 8\n", "    QUEEN = 5\n    KING = 6\n    ACE = 7\n"),
+)
+"""The pack of 32 cards, sevens to aces: a duel deals 16 cards each, and there are no sixes to pass."""
+
+PASSED = """
+from rules import Game, RuleSet
+from rules.events import ChooseTrump
+for seed in range(20):
+    game = Game(RuleSet(), seed=seed)
+    game.push(ChooseTrump(seat=1, suit="H"))
+    game.push(ChooseTrump(seat=0, suit="S"))
+    print(*(note.card for note in game.push(game.sample_deal()) if note.type == "six_passed"))
+"""
+
+
+def test_a_pack_without_sixes_passes_no_card_after_the_deal(tmp_path: Path) -> None:
+    # Rules §2.2 passes the sixes, whatever rank the pack starts with: not the lowest card of each suit.
+    result = run_on(edited_package(tmp_path, *PIQUET_PACK), PASSED)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
+    real = run_on(edited_package(tmp_path / "real"), PASSED)
+    assert set(real.stdout.split()) == {"6S", "6H"}  # the same program passes sixes in the real pack
+
+
+TAKE = """
+from rules import Game
+from rules.events import Position
+game = Game.from_position(
+    Position(trumps=["S", "H"], hands=[["7D"], ["8D", "9C"]], pile=["6C", "7C", "8C", "AH"], to_act=1, phase="respond")
+)
+take = game.legal_moves()[-1]
+print(take.count, *next(note.cards for note in game.push(take) if note.type == "took"))
+"""
+
+
+def test_a_take_count_edited_to_depend_on_the_pile_is_the_count_taken(tmp_path: Path) -> None:
+    # Rules §2.6 edited: under the ace of one's own trump, all the pile but its bottom card.
+    all_but_the_bottom = (
+        "core.py",
+        "    else:\n        return pile_size\n",
+        "    else:\n        return pile_size - 1\n",
+    )
+    result = run_on(edited_package(tmp_path, all_but_the_bottom), TAKE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3", "7C", "8C", "AH"]  # the count the move announces, and the cards taken
