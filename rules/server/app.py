@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from rules.defaults import MUST_BEAT, PASS_SIXES, PLAYERS
 from rules.events import event_dict
 from rules.server import analysis, metrics
 from rules.server.hub import Hub
@@ -238,8 +239,10 @@ async def healthz(request: Request) -> Response:
 
 
 async def config(request: Request) -> Response:
-    """What the page shows that the server's settings decide: the address of the full rules (null if none)."""
-    return JSONResponse({"type": "config", "rules_url": _hub(request).settings.rules_url or None})
+    """What the page shows that the server decides: the address of the full rules (null if none), and the rule
+    options a new table has unless asked otherwise (rules/defaults.py), which the lobby's form starts from."""
+    defaults = {"players": PLAYERS, "pass_sixes": PASS_SIXES, "must_beat": MUST_BEAT}
+    return JSONResponse({"type": "config", "rules_url": _hub(request).settings.rules_url or None, "defaults": defaults})
 
 
 async def readyz(request: Request) -> Response:

@@ -53,15 +53,27 @@ def test_a_name_the_server_refuses_is_said_to_be_the_name(server: Server, page: 
     expect(page.locator(".lobby")).to_be_visible()
 
 
-def test_the_lobby_links_the_full_rules_where_the_server_has_their_address(server: Server, page: Page) -> None:
+def test_the_lobby_links_the_full_rules_and_starts_the_form_from_the_server_s_defaults(
+    server: Server, page: Page
+) -> None:
     page.goto(server.url)
     expect(page.locator(".board-link")).to_be_visible()
     expect(page.locator(".rules-link")).to_have_count(0)  # this server was given no --rules-url
+    # The form starts from the server's defaults for a new table (rules/defaults.py): today's, then others.
+    expect(page.locator('input[name="players"][value="2"]')).to_be_checked()
+    expect(page.locator('input[name="pass_sixes"]')).to_be_checked()
+    expect(page.locator('input[name="must_beat"]')).not_to_be_checked()
     address = "https://rules.example/svoi-kozyri/"
-    page.route("**/api/config", lambda route: route.fulfill(json={"type": "config", "rules_url": address}))
+    defaults = {"players": 3, "pass_sixes": False, "must_beat": True}
+    config = {"type": "config", "rules_url": address, "defaults": defaults}
+    page.route("**/api/config", lambda route: route.fulfill(json=config))
     page.reload()
     expect(page.locator(".rules-link")).to_have_text("Full rules")
     expect(page.locator(".rules-link")).to_have_attribute("href", address)
+    expect(page.locator('input[name="players"][value="3"]')).to_be_checked()
+    expect(page.locator(".seat-config select")).to_have_count(2)
+    expect(page.locator('input[name="pass_sixes"]')).not_to_be_checked()
+    expect(page.locator('input[name="must_beat"]')).to_be_checked()
 
 
 def test_a_wrong_link_says_so_in_plain_words(server: Server, page: Page) -> None:

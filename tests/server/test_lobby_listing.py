@@ -149,11 +149,18 @@ def _connected(client: TestClient, table_id: str, token: str | None) -> Iterator
         yield ws, update
 
 
-def test_the_config_gives_the_rules_address_only_when_the_server_has_one(tmp_path: Path) -> None:
+def test_the_config_gives_the_rules_address_only_when_the_server_has_one_and_the_defaults_of_a_table(
+    tmp_path: Path,
+) -> None:
     for rules_url, shown in (("", None), ("https://rules.example/svoi-kozyri/", "https://rules.example/svoi-kozyri/")):
         settings = Settings(db=str(tmp_path / "config.sqlite3"), bot_processes=0, rules_url=rules_url)
         with TestClient(create_app(settings)) as client:
-            assert client.get("/api/config").json() == {"type": "config", "rules_url": shown}
+            config = client.get("/api/config").json()
+            assert config == {"type": "config", "rules_url": shown, "defaults": config["defaults"]}
+            # The defaults the lobby's form starts from are those a table is made with when the request leaves
+            # them out.
+            made = client.post("/api/tables", json={"join": False}).json()["table"]
+            assert config["defaults"] == {"players": made["players"], **made["rules"]}
 
 
 def test_a_rules_address_that_is_no_web_address_is_refused() -> None:

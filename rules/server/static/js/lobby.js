@@ -22,7 +22,7 @@ export class LobbyScreen {
     document.title = t("page.lobby_title");
     this.root.replaceChildren(this.build());
     this.refresh();
-    this.linkRules();
+    this.configured = this.configure();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
     this.root.querySelector("#create-name")?.focus({ preventScroll: true });
   }
@@ -55,15 +55,20 @@ export class LobbyScreen {
     return h("div", { class: "lobby" }, hero, howToPlay(), this.createForm(), tables);
   }
 
-  /** The link to the full rules, where the server was given their address (trumps serve --rules-url). */
-  async linkRules() {
-    let url = null;
+  /**
+   * What the server decides (GET /api/config): the link to the full rules, where it was given their address
+   * (trumps serve --rules-url), and the rule options a new table has unless asked otherwise, where the form starts.
+   */
+  async configure() {
+    let config;
     try {
-      url = (await api.config()).rules_url;
+      config = await api.config();
     } catch {
-      return; // an older server, or none reachable: the lobby's own summary of the rules stays
+      return; // none reachable: the lobby's own summary of the rules stays, and no table can be made anyway
     }
+    const url = config.rules_url;
     if (url) this.links.append(h("a", { class: "btn small rules-link", href: url, rel: "noopener" }, t("lobby.full_rules")));
+    if (config.defaults) this.startForm(config.defaults);
   }
 
   refreshButton() {
@@ -76,7 +81,7 @@ export class LobbyScreen {
     const form = h("form", { class: "panel create", "aria-labelledby": "create-title" });
     const players = h("fieldset", {}, h("legend", {}, t("form.players")),
       h("div", { class: "segmented" }, ...[2, 3, 4].map((n) => h("label", {},
-        h("input", { type: "radio", name: "players", value: n, checked: n === 2 }),
+        h("input", { type: "radio", name: "players", value: n }),
         h("span", {}, n === 2 ? t("form.duel") : String(n)),
       ))),
     );
@@ -95,7 +100,7 @@ export class LobbyScreen {
         players,
         h("fieldset", {}, h("legend", {}, t("form.other_seats")), seats),
         h("fieldset", {}, h("legend", {}, t("form.rules")),
-          h("label", { class: "check" }, h("input", { type: "checkbox", name: "pass_sixes", checked: true }),
+          h("label", { class: "check" }, h("input", { type: "checkbox", name: "pass_sixes" }),
             h("span", {}, t("form.pass_sixes"), h("small", {}, t("form.pass_sixes_help")))),
           h("label", { class: "check" }, h("input", { type: "checkbox", name: "must_beat" }),
             h("span", {}, t("form.must_beat"), h("small", {}, t("form.must_beat_help")))),
@@ -130,9 +135,11 @@ export class LobbyScreen {
       }));
     };
     form.addEventListener("change", (event) => {
+      this.touched.add(event.target.name);
       if (event.target.name === "players") drawSeats();
     });
-    drawSeats();
+    this.drawSeats = drawSeats;
+    this.touched = new Set(); // what the player set before the server's defaults came: theirs stays
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.create(form);
@@ -140,7 +147,19 @@ export class LobbyScreen {
     return form;
   }
 
+  /** The server's defaults shown in the form (rules/defaults.py), where the player has not chosen already. */
+  startForm(defaults) {
+    const form = this.root.querySelector("form.create");
+    if (!form) return;
+    if (!this.touched.has("players")) form.elements.players.value = String(defaults.players);
+    for (const option of ["pass_sixes", "must_beat"]) {
+      if (!this.touched.has(option)) form.elements[option].checked = defaults[option];
+    }
+    this.drawSeats();
+  }
+
   async create(form) {
+    await this.configured; // the form starts from the server's defaults
     const elements = form.elements;
     const players = Number(elements.players.value);
     const name = elements.name.value.trim();
