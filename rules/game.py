@@ -258,9 +258,9 @@ class Game:
         if isinstance(event, Deal):
             return self._deal_refusal(event)
         if isinstance(event, Resign):
-            return validation.ending_error(self._state, "resign", event.seat)
+            return validation.ending_error(self._state, "resign", event.seat, self._table)
         if isinstance(event, AgreeDraw):
-            return validation.ending_error(self._state, "agree_draw", None)
+            return validation.ending_error(self._state, "agree_draw", None, self._table)
         return self._move_refusal(event)
 
     def draw_refusal(self, seat: int) -> Refusal | None:
@@ -268,7 +268,7 @@ class Game:
 
         The agreement itself is no event; :class:`~rules.events.AgreeDraw` comes once every holder agreed.
         """
-        return self._game_or_seat_refusal(seat) or validation.ending_error(self._state, "agree_draw", seat)
+        return self._game_or_seat_refusal(seat) or validation.ending_error(self._state, "agree_draw", seat, self._table)
 
     def _game_or_seat_refusal(self, seat: int | None) -> Refusal | None:
         """Refused whatever the event: the game is over (§3), or ``seat`` is not one of this game (§1)."""
@@ -295,7 +295,7 @@ class Game:
             raise IllegalEvent(refused)
         state = self._state
         if event.type not in self._table.triggers[state.phase]:
-            raise IllegalEvent(self._no_row(event))
+            raise IllegalEvent(validation.no_transition(event.type, state.phase, getattr(event, "seat", None)))
         known = self._known.copy()
         out_of_play = self._out_of_play
         move = convert.move_of(event)
@@ -360,16 +360,6 @@ class Game:
             self._state.restore(before)
         else:
             core.undo(self._state, before)
-
-    def _no_row(self, event: Event) -> Refusal:
-        phase = self.phase
-        return refuse(
-            "no_transition",
-            "1",
-            f"the rules take no {event.type} event in phase {phase}",
-            seat=getattr(event, "seat", None),
-            seats=(),
-        )
 
     def _position_refusal(self, position: Position) -> Refusal | None:
         if self._events:

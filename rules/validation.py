@@ -60,16 +60,28 @@ def position_error(
     return None
 
 
-def ending_error(state: State, kind: str, seat: int | None) -> Refusal | None:
-    """Why a resignation by ``seat`` (``kind`` ``resign``) or an agreed draw (``agree_draw``) is refused now (§3.4)."""
-    if state.phase not in (LEAD, RESPOND, SECOND):
+def ending_error(state: State, kind: str, seat: int | None, table: Compiled) -> Refusal | None:
+    """Why a resignation by ``seat`` (``kind`` ``resign``) or an agreed draw (``agree_draw``) is refused now (§3.4).
+
+    The phases that take one are those where ``table`` (the compiled rules the game plays by) has a row for it.
+    """
+    if kind not in table.triggers[state.phase]:
+        if any(state.hands):
+            return no_transition(kind, state.phase, seat)
         words = {"resign": "{s0} cannot resign", "agree_draw": "the game cannot be drawn by agreement"}[kind]
         return refuse("before_play", "3.4", f"{words}: the cards have not been dealt", seat=seat)
-    if seat is not None and not state.hands[seat]:
+    if seat is not None and seat in state.out_order:
         if kind == "resign":
             return refuse("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out", seat=seat)
         return refuse("draw_out", "3.4.2", "{s0} has gone out and has no say in a draw", seat=seat)
     return None
+
+
+def no_transition(trigger: str, phase: int, seat: int | None) -> Refusal:
+    """The table has no row for ``trigger`` in ``phase``: the refusal when no rule says more of the event."""
+    return refuse(
+        "no_transition", "1", f"the rules take no {trigger} event in phase {PHASE_NAMES[phase]}", seat=seat, seats=()
+    )
 
 
 VERBS = {"lead": "lead", "beat": "beat", "second": "play a second card", "take": "take"}

@@ -147,3 +147,35 @@ def test_a_take_count_edited_to_depend_on_the_pile_is_the_count_taken(tmp_path: 
     result = run_on(edited_package(tmp_path, all_but_the_bottom), TAKE)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["3", "7C", "8C", "AH"]  # the count the move announces, and the cards taken
+
+
+ENDED_AT_THE_TRUMP_CHOICE = """
+from rules import Game, RuleSet
+from rules.events import AgreeDraw, Resign
+resigned, drawn = Game(RuleSet()), Game(RuleSet())
+resigned.push(Resign(seat=0))
+print(drawn.draw_refusal(0))
+drawn.push(AgreeDraw())
+print(resigned.outcome.result, resigned.outcome.loser, drawn.outcome.result, drawn.outcome.reason)
+"""
+
+
+def test_resigning_and_drawing_added_to_the_trump_choice_in_the_table_are_taken_there(tmp_path: Path) -> None:
+    # Rules §3.4 edited: a player may give the hand up, or all agree to a draw, before the deal too. The table's
+    # rows say in which phases the players may end the game: nothing else keeps a list of them.
+    edited = edited_package(
+        tmp_path,
+        (
+            "table.py",
+            '("resigner_loses",)) for phase in ("lead",',
+            '("resigner_loses",)) for phase in ("trump_choice", "lead",',
+        ),
+        (
+            "table.py",
+            '("draw_by_agreement",)) for phase in ("lead",',
+            '("draw_by_agreement",)) for phase in ("trump_choice", "lead",',
+        ),
+    )
+    result = run_on(edited, ENDED_AT_THE_TRUMP_CHOICE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["None", "loss", "0", "draw", "agreement"]
