@@ -235,13 +235,13 @@ class Game:
         """
         state = self._state
         if state.phase == core.TRUMP_CHOICE:
-            seat = state.to_act
-            return [
-                ChooseTrump(seat=seat, suit=letter)
-                for suit, letter in enumerate(convert.SUIT_LETTERS)
-                if suit not in state.trumps
-            ]
+            return [ChooseTrump(seat=state.to_act, suit=convert.suit_letter(suit)) for suit in self._open_suits()]
         return convert.move_events(state, self._table.legal_mask(state), self._table)
+
+    def _open_suits(self) -> list[int]:
+        """The suits the seat to act may choose as its trump (§2.1): those nobody has chosen."""
+        state = self._state
+        return [suit for suit in range(len(convert.SUIT_LETTERS)) if suit not in state.trumps]
 
     def is_legal(self, event: Event) -> bool:
         return self.refusal(event) is None
@@ -395,6 +395,9 @@ class Game:
                 seats=(event.seat, state.to_act),
             )
         suit = convert.suit_number(event.suit)
+        open_suits = self._open_suits()
+        if suit in open_suits:
+            return None
         if suit in state.trumps:
             owner = state.trumps.index(suit)
             return refuse(
@@ -404,7 +407,10 @@ class Game:
                 seat=event.seat,
                 seats=(event.seat, owner),
             )
-        return None
+        letters = ", ".join(convert.suit_letter(open_suit) for open_suit in open_suits)
+        return refuse(
+            "trump_not_open", "2.1", f"{{s0}} cannot choose {event.suit}: the suits open are {letters}", seat=event.seat
+        )
 
     def _deal_refusal(self, deal: Deal) -> Refusal | None:
         phase = self._state.phase

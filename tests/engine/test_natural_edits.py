@@ -179,3 +179,22 @@ def test_resigning_and_drawing_added_to_the_trump_choice_in_the_table_are_taken_
     result = run_on(edited, ENDED_AT_THE_TRUMP_CHOICE)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["None", "loss", "0", "draw", "agreement"]
+
+
+OPEN_SUITS = """
+from rules import Game, RuleSet
+from rules.events import ChooseTrump
+game = Game(RuleSet())
+print(*(move.suit for move in game.legal_moves()), game.refusal(ChooseTrump(seat=1, suit="C")).code)
+game.push(ChooseTrump(seat=1, suit="H"))
+print(*(move.suit for move in game.legal_moves()), game.refusal(ChooseTrump(seat=0, suit="H")).code)
+"""
+
+
+def test_a_suit_closed_at_the_trump_choice_is_neither_offered_nor_taken(tmp_path: Path) -> None:
+    # Rules §2.1 edited: clubs are nobody's trump. The game offers the suits open in one place, which its refusal
+    # asks too: an event is legal exactly when the game lists it.
+    closed = ("game.py", "if suit not in state.trumps", "if suit not in state.trumps and suit != 3")
+    result = run_on(edited_package(tmp_path, closed), OPEN_SUITS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["S H D trump_not_open", "S D trump_taken"]
