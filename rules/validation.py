@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.cards import CODES, PACK_SIZE, RANKS_PER_SUIT
-from rules.core import LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
+from rules.cards import CODES, FULL_PACK_MASK, PACK_SIZE, RANKS_PER_SUIT, mask_of
+from rules.core import BEATERS, LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
 from rules.refusal import Refusal, counted, refuse
 from rules.step import Compiled
 
@@ -128,20 +128,48 @@ def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Co
             seat=seat,
             cards=(CODES[card],),
         )
-    top_card = state.pile[-1]
-    trump = state.trumps[seat]
-    prefix = "{s0} cannot beat {c0} with {c1}"
-    involved = (CODES[top_card], CODES[card])
-    if card // RANKS_PER_SUIT == top_card // RANKS_PER_SUIT:
-        return refuse("lower_card", "2.4", prefix + ": {c1} is lower than {c0}", seat=seat, cards=involved)
-    if top_card // RANKS_PER_SUIT == trump:
-        return refuse(
+    return beat_refusal(seat, card, state.pile[-1], state.trumps[seat])
+
+
+def beat_refusal(seat: int, card: int, top: int, trump: int) -> Refusal:
+    """Why ``card`` does not beat ``top`` for ``seat``, whose trump is ``trump`` (§2.4).
+
+    Each reason claims a rule of a group of cards that holds ``card``: none of them beats ``top`` ("7S is lower
+    than KS": no lower spade beats the king). It is given when :data:`rules.core.BEATERS`, built from
+    :func:`rules.core.beats`, bears the claim out, so that with ``beats`` edited no sentence says the old rule;
+    when none does, the refusal says only that ``card`` does not beat ``top``.
+
+    >>> from rules.cards import Card
+    >>> beat_refusal(1, Card.parse("7S"), Card.parse("KS"), trump=1).message
+    'seat 1 cannot beat KS with 7S: 7S is lower than KS'
+    """
+    suit = top // RANKS_PER_SUIT
+    end = (suit + 1) * RANKS_PER_SUIT  # past the top's suit
+    higher = _cards_between(top + 1, end)
+    other_suits = FULL_PACK_MASK & ~_suit_cards(suit) & ~_suit_cards(trump)
+    reasons = (
+        ("lower_card", _cards_between(suit * RANKS_PER_SUIT, top), ": {c1} is lower than {c0}"),
+        (
             "higher_trump_only",
-            "2.4",
-            prefix + ": {c0} is your trump, only a higher trump beats it",
-            seat=seat,
-            cards=involved,
-        )
-    return refuse(
-        "not_suit_nor_trump", "2.4", prefix + ": not the same suit and not your trump", seat=seat, cards=involved
+            FULL_PACK_MASK & ~higher if suit == trump else 0,
+            ": {c0} is your trump, only a higher trump beats it",
+        ),
+        ("not_suit_nor_trump", other_suits, ": not the same suit and not your trump"),
     )
+    beaters = BEATERS[trump][top]
+    prefix = "{s0} cannot beat {c0} with {c1}"
+    involved = (CODES[top], CODES[card])
+    for code, group, reason in reasons:
+        if group >> card & 1 and not group & beaters:
+            return refuse(code, "2.4", prefix + reason, seat=seat, cards=involved)
+    return refuse("does_not_beat", "2.4", prefix + ": {c1} does not beat {c0}", seat=seat, cards=involved)
+
+
+def _cards_between(first: int, end: int) -> int:
+    """The mask of the cards from ``first`` up to, not including, ``end``."""
+    return mask_of(range(first, end))
+
+
+def _suit_cards(suit: int) -> int:
+    """The mask of the cards of ``suit``."""
+    return _cards_between(suit * RANKS_PER_SUIT, (suit + 1) * RANKS_PER_SUIT)

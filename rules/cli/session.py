@@ -525,7 +525,7 @@ class Session:
         if language() == "en":
             return _("not allowed: {reason}").format(reason=self._in_words(reason))
         label = terminal.label
-        if reason.code in ("lower_card", "higher_trump_only", "not_suit_nor_trump"):
+        if reason.code in ("lower_card", "higher_trump_only", "not_suit_nor_trump", "does_not_beat"):
             top, card = reason.cards
             return _("not allowed: {card} does not beat {top}").format(card=label(card), top=label(top))
         if reason.code == "must_beat":

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import rules
 
 
@@ -198,3 +200,50 @@ def test_a_suit_closed_at_the_trump_choice_is_neither_offered_nor_taken(tmp_path
     result = run_on(edited_package(tmp_path, closed), OPEN_SUITS)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["S H D trump_not_open", "S D trump_taken"]
+
+
+REFUSED_BEATS = """
+from rules import Game
+from rules.events import Beat, Position
+for card in ("6H", "6C", "7S"):
+    position = Position(trumps=["S", "H"], hands=[["6D"], [card, "7D"]], pile=["AS"], to_act=1, phase="respond")
+    game = Game.from_position(position)
+    refused = game.refusal(Beat(seat=1, card=card))
+    print("legal" if refused is None else f"{refused.code}: {refused.message}")
+"""
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        pytest.param(
+            ("and top_suit != trump\n", "and top_suit != trump and top % RANKS_PER_SUIT != ACE\n"),
+            [
+                "does_not_beat: seat 1 cannot beat AS with 6H: 6H does not beat AS",
+                "not_suit_nor_trump: seat 1 cannot beat AS with 6C: not the same suit and not your trump",
+                "lower_card: seat 1 cannot beat AS with 7S: 7S is lower than AS",
+            ],
+            id="a trump of one's own no longer beats an ace",
+        ),
+        pytest.param(
+            (
+                "return card > top\n",
+                "return card > top or (top % RANKS_PER_SUIT == ACE and card % RANKS_PER_SUIT == SIX)\n",
+            ),
+            [
+                "legal",
+                "not_suit_nor_trump: seat 1 cannot beat AS with 6C: not the same suit and not your trump",
+                "does_not_beat: seat 1 cannot beat AS with 7S: 7S does not beat AS",
+            ],
+            id="a six beats the ace of its suit",
+        ),
+    ],
+)
+def test_a_refused_beat_is_explained_by_the_rule_beats_says_now(
+    tmp_path: Path, edit: tuple[str, str], said: list[str]
+) -> None:
+    # Rules §2.4 edited. Each reason of a refused beat claims a rule ("7S is lower than AS": no lower spade beats
+    # the ace); given only while beats keeps it, else the refusal says no more than that the card does not beat.
+    result = run_on(edited_package(tmp_path, ("core.py", *edit)), REFUSED_BEATS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == said
