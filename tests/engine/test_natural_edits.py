@@ -183,6 +183,32 @@ def test_resigning_and_drawing_added_to_the_trump_choice_in_the_table_are_taken_
     assert result.stdout.split() == ["None", "loss", "0", "draw", "agreement"]
 
 
+NO_DRAW_ON_A_SECOND_CARD = """
+from rules import Game
+from rules.events import AgreeDraw, Position
+position = Position(trumps=["S", "H"], hands=[["6D"], ["7C", "8C"]], pile=["6C", "9C"], to_act=1, phase="second")
+game = Game.from_position(position)
+print(game.draw_refusal(0).message)
+print(game.refusal(AgreeDraw()).message)
+"""
+
+
+def test_a_draw_taken_out_of_a_phase_in_the_table_is_neither_offered_nor_taken_there(tmp_path: Path) -> None:
+    # Rules §3.4.2 edited: no draw while a player owes a second card. The server asks draw_refusal before it offers
+    # the draw to the others: it says what the table says, not that the draw may go ahead.
+    edited = edited_package(
+        tmp_path,
+        (
+            "table.py",
+            '("draw_by_agreement",)) for phase in ("lead", "respond", "second")',
+            '("draw_by_agreement",)) for phase in ("lead", "respond")',
+        ),
+    )
+    result = run_on(edited, NO_DRAW_ON_A_SECOND_CARD)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["the rules take no agree_draw event in phase second"] * 2
+
+
 OPEN_SUITS = """
 from rules import Game, RuleSet
 from rules.events import ChooseTrump
