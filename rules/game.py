@@ -235,13 +235,13 @@ class Game:
         """
         state = self._state
         if state.phase == core.TRUMP_CHOICE:
-            seat = state.to_act
-            return [
-                ChooseTrump(seat=seat, suit=letter)
-                for suit, letter in enumerate(convert.SUIT_LETTERS)
-                if suit not in state.trumps
-            ]
+            return [ChooseTrump(seat=state.to_act, suit=convert.suit_letter(suit)) for suit in self._open_suits()]
         return convert.move_events(state, self._table.legal_mask(state), self._table)
+
+    def _open_suits(self) -> list[int]:
+        """The suits the seat to act may choose as its trump (§2.1): those nobody has chosen."""
+        state = self._state
+        return [suit for suit in range(len(convert.SUIT_LETTERS)) if suit not in state.trumps]
 
     def is_legal(self, event: Event) -> bool:
         return self.refusal(event) is None
@@ -258,9 +258,9 @@ class Game:
         if isinstance(event, Deal):
             return self._deal_refusal(event)
         if isinstance(event, Resign):
-            return validation.ending_error(self._state, "resign", event.seat)
+            return validation.ending_error(self._state, "resign", event.seat, self._table)
         if isinstance(event, AgreeDraw):
-            return validation.ending_error(self._state, "agree_draw", None)
+            return validation.ending_error(self._state, "agree_draw", None, self._table)
         return self._move_refusal(event)
 
     def draw_refusal(self, seat: int) -> Refusal | None:
@@ -268,7 +268,7 @@ class Game:
 
         The agreement itself is no event; :class:`~rules.events.AgreeDraw` comes once every holder agreed.
         """
-        return self._game_or_seat_refusal(seat) or validation.ending_error(self._state, "agree_draw", seat)
+        return self._game_or_seat_refusal(seat) or validation.ending_error(self._state, "agree_draw", seat, self._table)
 
     def _game_or_seat_refusal(self, seat: int | None) -> Refusal | None:
         """Refused whatever the event: the game is over (§3), or ``seat`` is not one of this game (§1)."""
@@ -295,7 +295,7 @@ class Game:
             raise IllegalEvent(refused)
         state = self._state
         if event.type not in self._table.triggers[state.phase]:
-            raise IllegalEvent(self._no_row(event))
+            raise IllegalEvent(validation.no_transition(event.type, state.phase, getattr(event, "seat", None)))
         known = self._known.copy()
         out_of_play = self._out_of_play
         move = convert.move_of(event)
@@ -361,16 +361,6 @@ class Game:
         else:
             core.undo(self._state, before)
 
-    def _no_row(self, event: Event) -> Refusal:
-        phase = self.phase
-        return refuse(
-            "no_transition",
-            "1",
-            f"the rules take no {event.type} event in phase {phase}",
-            seat=getattr(event, "seat", None),
-            seats=(),
-        )
-
     def _position_refusal(self, position: Position) -> Refusal | None:
         if self._events:
             return refuse("position_not_first", "1", "a position can only start a game, right after the header")
@@ -405,6 +395,9 @@ class Game:
                 seats=(event.seat, state.to_act),
             )
         suit = convert.suit_number(event.suit)
+        open_suits = self._open_suits()
+        if suit in open_suits:
+            return None
         if suit in state.trumps:
             owner = state.trumps.index(suit)
             return refuse(
@@ -414,7 +407,10 @@ class Game:
                 seat=event.seat,
                 seats=(event.seat, owner),
             )
-        return None
+        letters = ", ".join(convert.suit_letter(open_suit) for open_suit in open_suits)
+        return refuse(
+            "trump_not_open", "2.1", f"{{s0}} cannot choose {event.suit}: the suits open are {letters}", seat=event.seat
+        )
 
     def _deal_refusal(self, deal: Deal) -> Refusal | None:
         phase = self._state.phase

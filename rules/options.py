@@ -78,8 +78,3 @@ class RuleSet(BaseModel):
     def first_seat(self) -> int:
         """The player to the dealer's left: chooses a trump first and makes the first lead."""
         return (self.dealer + 1) % self.players
-
-    @property
-    def hand_size(self) -> int:
-        """Cards dealt to each player: 18, 12 or 9."""
-        return 36 // self.players

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.cards import CODES, PACK_SIZE, RANKS_PER_SUIT
-from rules.core import LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
+from rules.cards import CODES, FULL_PACK_MASK, PACK_SIZE, RANKS_PER_SUIT, mask_of
+from rules.core import BEATERS, LEAD, PHASE_NAMES, RESPOND, SECOND, TAKE_BIT, State, moves_of_mask
 from rules.refusal import Refusal, counted, refuse
 from rules.step import Compiled
 
@@ -60,16 +60,28 @@ def position_error(
     return None
 
 
-def ending_error(state: State, kind: str, seat: int | None) -> Refusal | None:
-    """Why a resignation by ``seat`` (``kind`` ``resign``) or an agreed draw (``agree_draw``) is refused now (§3.4)."""
-    if state.phase not in (LEAD, RESPOND, SECOND):
+def ending_error(state: State, kind: str, seat: int | None, table: Compiled) -> Refusal | None:
+    """Why a resignation by ``seat`` (``kind`` ``resign``) or an agreed draw (``agree_draw``) is refused now (§3.4).
+
+    The phases that take one are those where ``table`` (the compiled rules the game plays by) has a row for it.
+    """
+    if kind not in table.triggers[state.phase]:
+        if any(state.hands):
+            return no_transition(kind, state.phase, seat)
         words = {"resign": "{s0} cannot resign", "agree_draw": "the game cannot be drawn by agreement"}[kind]
         return refuse("before_play", "3.4", f"{words}: the cards have not been dealt", seat=seat)
-    if seat is not None and not state.hands[seat]:
+    if seat is not None and seat in state.out_order:
         if kind == "resign":
             return refuse("resign_out", "3.4.1", "{s0} cannot resign: {s0} has gone out", seat=seat)
         return refuse("draw_out", "3.4.2", "{s0} has gone out and has no say in a draw", seat=seat)
     return None
+
+
+def no_transition(trigger: str, phase: int, seat: int | None) -> Refusal:
+    """The table has no row for ``trigger`` in ``phase``: the refusal when no rule says more of the event."""
+    return refuse(
+        "no_transition", "1", f"the rules take no {trigger} event in phase {PHASE_NAMES[phase]}", seat=seat, seats=()
+    )
 
 
 VERBS = {"lead": "lead", "beat": "beat", "second": "play a second card", "take": "take"}
@@ -116,20 +128,48 @@ def move_refusal(state: State, seat: int, kind: str, card: int | None, table: Co
             seat=seat,
             cards=(CODES[card],),
         )
-    top_card = state.pile[-1]
-    trump = state.trumps[seat]
-    prefix = "{s0} cannot beat {c0} with {c1}"
-    involved = (CODES[top_card], CODES[card])
-    if card // RANKS_PER_SUIT == top_card // RANKS_PER_SUIT:
-        return refuse("lower_card", "2.4", prefix + ": {c1} is lower than {c0}", seat=seat, cards=involved)
-    if top_card // RANKS_PER_SUIT == trump:
-        return refuse(
+    return beat_refusal(seat, card, state.pile[-1], state.trumps[seat])
+
+
+def beat_refusal(seat: int, card: int, top: int, trump: int) -> Refusal:
+    """Why ``card`` does not beat ``top`` for ``seat``, whose trump is ``trump`` (§2.4).
+
+    Each reason claims a rule of a group of cards that holds ``card``: none of them beats ``top`` ("7S is lower
+    than KS": no lower spade beats the king). It is given when :data:`rules.core.BEATERS`, built from
+    :func:`rules.core.beats`, bears the claim out, so that with ``beats`` edited no sentence says the old rule;
+    when none does, the refusal says only that ``card`` does not beat ``top``.
+
+    >>> from rules.cards import Card
+    >>> beat_refusal(1, Card.parse("7S"), Card.parse("KS"), trump=1).message
+    'seat 1 cannot beat KS with 7S: 7S is lower than KS'
+    """
+    suit = top // RANKS_PER_SUIT
+    end = (suit + 1) * RANKS_PER_SUIT  # past the top's suit
+    higher = _cards_between(top + 1, end)
+    other_suits = FULL_PACK_MASK & ~_suit_cards(suit) & ~_suit_cards(trump)
+    reasons = (
+        ("lower_card", _cards_between(suit * RANKS_PER_SUIT, top), ": {c1} is lower than {c0}"),
+        (
             "higher_trump_only",
-            "2.4",
-            prefix + ": {c0} is your trump, only a higher trump beats it",
-            seat=seat,
-            cards=involved,
-        )
-    return refuse(
-        "not_suit_nor_trump", "2.4", prefix + ": not the same suit and not your trump", seat=seat, cards=involved
+            FULL_PACK_MASK & ~higher if suit == trump else 0,
+            ": {c0} is your trump, only a higher trump beats it",
+        ),
+        ("not_suit_nor_trump", other_suits, ": not the same suit and not your trump"),
     )
+    beaters = BEATERS[trump][top]
+    prefix = "{s0} cannot beat {c0} with {c1}"
+    involved = (CODES[top], CODES[card])
+    for code, group, reason in reasons:
+        if group >> card & 1 and not group & beaters:
+            return refuse(code, "2.4", prefix + reason, seat=seat, cards=involved)
+    return refuse("does_not_beat", "2.4", prefix + ": {c1} does not beat {c0}", seat=seat, cards=involved)
+
+
+def _cards_between(first: int, end: int) -> int:
+    """The mask of the cards from ``first`` up to, not including, ``end``."""
+    return mask_of(range(first, end))
+
+
+def _suit_cards(suit: int) -> int:
+    """The mask of the cards of ``suit``."""
+    return _cards_between(suit * RANKS_PER_SUIT, (suit + 1) * RANKS_PER_SUIT)

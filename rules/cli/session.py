@@ -525,7 +525,7 @@ class Session:
         if language() == "en":
             return _("not allowed: {reason}").format(reason=self._in_words(reason))
         label = terminal.label
-        if reason.code in ("lower_card", "higher_trump_only", "not_suit_nor_trump"):
+        if reason.code in ("lower_card", "higher_trump_only", "not_suit_nor_trump", "does_not_beat"):
             top, card = reason.cards
             return _("not allowed: {card} does not beat {top}").format(card=label(card), top=label(top))
         if reason.code == "must_beat":
@@ -556,7 +556,7 @@ class Session:
         return line.strip()
 
     def _trump_of(self, text: str) -> Event:
-        """Your trump choice meant by ``text``; a suit somebody already chose is refused with its owner's name."""
+        """Your trump choice meant by ``text``; a suit not offered is refused, with its owner's name if it has one."""
         free = self._free_suits()
         named = [f"{terminal.suit_name(other)} ({other.lower()})" for other in free]
         offered = (
@@ -568,6 +568,12 @@ class Session:
             raise InputError(_("type your trump suit: {suits}").format(suits=offered))
         suit = parse_suit(text, _("choose {suits}").format(suits=offered))
         if suit not in free:
+            if suit not in self.game.trumps:  # a suit the rules close though nobody has chosen it
+                raise InputError(
+                    _("{suit} cannot be chosen as a trump: choose {suits}").format(
+                        suit=terminal.suit_name(suit), suits=offered
+                    )
+                )
             owner = self.game.trumps.index(suit)
             raise InputError(
                 _("{suit} are already {name}'s trump: choose {suits}").format(

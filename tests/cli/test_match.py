@@ -257,6 +257,21 @@ def test_a_suit_already_chosen_is_refused_with_its_owners_name() -> None:
     assert [event.type for event in game.events] == ["choose_trump"]
 
 
+def test_a_suit_the_rules_close_is_refused_though_nobody_owns_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The terminal offers what the game lists: with clubs nobody's trump (the game's open suits edited), typing c
+    # is refused with the suits offered, not taken for another player's trump.
+    open_suits = Game._open_suits
+    monkeypatch.setattr(Game, "_open_suits", lambda game: [suit for suit in open_suits(game) if suit != 3])
+    game = Game(RuleSet(players=2, dealer=1), seed=1)  # you choose first
+    output = io.StringIO()
+    lines = iter(["c"])
+    session = Session(game, 0, {1: make_player("easy", 1)}, Console(file=output), lambda prompt: next(lines, None))
+    with pytest.raises(Quit):
+        session.run()
+    assert "clubs cannot be chosen as a trump: choose spades (s), hearts (h) or diamonds (d)" in output.getvalue()
+    assert game.events == []
+
+
 def test_the_last_trump_left_is_taken_with_enter() -> None:
     game = Game(RuleSet(players=4, dealer=0), seed=1)  # West, North and East choose before you
     lines = iter([""])

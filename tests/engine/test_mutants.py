@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rules import core
-from rules.cards import FULL_PACK_MASK, codes_of_mask
+from rules import core, validation
+from rules.cards import FULL_PACK_MASK, PACK_SIZE, RANKS_PER_SUIT, codes_of_mask
 from rules.events import Beat, ChooseTrump, Deal, Lead, Position, SixPassed, Took
 from rules.game import Game, IllegalEvent
 from rules.log import read_log_file, write_log
@@ -192,6 +192,20 @@ def test_each_failed_beat_names_its_own_reason(
     assert str(refused.value) == f"seat 1 cannot beat {pile[-1]} with {card}: {reason}"
     assert refused.value.refusal.code == code and refused.value.refusal.clause == "2.4"
     assert refused.value.refusal.cards == (pile[-1], card) and refused.value.refusal.seat == 1
+
+
+def test_every_beat_today_s_rules_refuse_names_one_of_the_three_reasons_of_rule_2_4() -> None:
+    # The reasons are checked against core.BEATERS (so that an edited beats leaves none saying the old rule): under
+    # today's beats each refused beat keeps its reason, and no player reads the generic does_not_beat.
+    for trump in range(4):
+        for top in range(PACK_SIZE):
+            for card in range(PACK_SIZE):
+                if core.BEATERS[trump][top] >> card & 1 or card == top:
+                    continue
+                same_suit = card // RANKS_PER_SUIT == top // RANKS_PER_SUIT
+                top_is_trump = top // RANKS_PER_SUIT == trump
+                wanted = "lower_card" if same_suit else "higher_trump_only" if top_is_trump else "not_suit_nor_trump"
+                assert validation.beat_refusal(1, card, top, trump).code == wanted, (trump, top, card)
 
 
 def test_only_the_seat_to_act_sees_legal_moves_in_its_view() -> None:

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import rules
 
 
@@ -147,3 +149,127 @@ def test_a_take_count_edited_to_depend_on_the_pile_is_the_count_taken(tmp_path: 
     result = run_on(edited_package(tmp_path, all_but_the_bottom), TAKE)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["3", "7C", "8C", "AH"]  # the count the move announces, and the cards taken
+
+
+ENDED_AT_THE_TRUMP_CHOICE = """
+from rules import Game, RuleSet
+from rules.events import AgreeDraw, Resign
+resigned, drawn = Game(RuleSet()), Game(RuleSet())
+resigned.push(Resign(seat=0))
+print(drawn.draw_refusal(0))
+drawn.push(AgreeDraw())
+print(resigned.outcome.result, resigned.outcome.loser, drawn.outcome.result, drawn.outcome.reason)
+"""
+
+
+def test_resigning_and_drawing_added_to_the_trump_choice_in_the_table_are_taken_there(tmp_path: Path) -> None:
+    # Rules §3.4 edited: a player may give the hand up, or all agree to a draw, before the deal too. The table's
+    # rows say in which phases the players may end the game: nothing else keeps a list of them.
+    edited = edited_package(
+        tmp_path,
+        (
+            "table.py",
+            '("resigner_loses",)) for phase in ("lead",',
+            '("resigner_loses",)) for phase in ("trump_choice", "lead",',
+        ),
+        (
+            "table.py",
+            '("draw_by_agreement",)) for phase in ("lead",',
+            '("draw_by_agreement",)) for phase in ("trump_choice", "lead",',
+        ),
+    )
+    result = run_on(edited, ENDED_AT_THE_TRUMP_CHOICE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["None", "loss", "0", "draw", "agreement"]
+
+
+NO_DRAW_ON_A_SECOND_CARD = """
+from rules import Game
+from rules.events import AgreeDraw, Position
+position = Position(trumps=["S", "H"], hands=[["6D"], ["7C", "8C"]], pile=["6C", "9C"], to_act=1, phase="second")
+game = Game.from_position(position)
+print(game.draw_refusal(0).message)
+print(game.refusal(AgreeDraw()).message)
+"""
+
+
+def test_a_draw_taken_out_of_a_phase_in_the_table_is_neither_offered_nor_taken_there(tmp_path: Path) -> None:
+    # Rules §3.4.2 edited: no draw while a player owes a second card. The server asks draw_refusal before it offers
+    # the draw to the others: it says what the table says, not that the draw may go ahead.
+    edited = edited_package(
+        tmp_path,
+        (
+            "table.py",
+            '("draw_by_agreement",)) for phase in ("lead", "respond", "second")',
+            '("draw_by_agreement",)) for phase in ("lead", "respond")',
+        ),
+    )
+    result = run_on(edited, NO_DRAW_ON_A_SECOND_CARD)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["the rules take no agree_draw event in phase second"] * 2
+
+
+OPEN_SUITS = """
+from rules import Game, RuleSet
+from rules.events import ChooseTrump
+game = Game(RuleSet())
+print(*(move.suit for move in game.legal_moves()), game.refusal(ChooseTrump(seat=1, suit="C")).code)
+game.push(ChooseTrump(seat=1, suit="H"))
+print(*(move.suit for move in game.legal_moves()), game.refusal(ChooseTrump(seat=0, suit="H")).code)
+"""
+
+
+def test_a_suit_closed_at_the_trump_choice_is_neither_offered_nor_taken(tmp_path: Path) -> None:
+    # Rules §2.1 edited: clubs are nobody's trump. The game offers the suits open in one place, which its refusal
+    # asks too: an event is legal exactly when the game lists it.
+    closed = ("game.py", "if suit not in state.trumps", "if suit not in state.trumps and suit != 3")
+    result = run_on(edited_package(tmp_path, closed), OPEN_SUITS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["S H D trump_not_open", "S D trump_taken"]
+
+
+REFUSED_BEATS = """
+from rules import Game
+from rules.events import Beat, Position
+for card in ("6H", "6C", "7S"):
+    position = Position(trumps=["S", "H"], hands=[["6D"], [card, "7D"]], pile=["AS"], to_act=1, phase="respond")
+    game = Game.from_position(position)
+    refused = game.refusal(Beat(seat=1, card=card))
+    print("legal" if refused is None else f"{refused.code}: {refused.message}")
+"""
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        pytest.param(
+            ("and top_suit != trump\n", "and top_suit != trump and top % RANKS_PER_SUIT != ACE\n"),
+            [
+                "does_not_beat: seat 1 cannot beat AS with 6H: 6H does not beat AS",
+                "not_suit_nor_trump: seat 1 cannot beat AS with 6C: not the same suit and not your trump",
+                "lower_card: seat 1 cannot beat AS with 7S: 7S is lower than AS",
+            ],
+            id="a trump of one's own no longer beats an ace",
+        ),
+        pytest.param(
+            (
+                "return card > top\n",
+                "return card > top or (top % RANKS_PER_SUIT == ACE and card % RANKS_PER_SUIT == SIX)\n",
+            ),
+            [
+                "legal",
+                "not_suit_nor_trump: seat 1 cannot beat AS with 6C: not the same suit and not your trump",
+                "does_not_beat: seat 1 cannot beat AS with 7S: 7S does not beat AS",
+            ],
+            id="a six beats the ace of its suit",
+        ),
+    ],
+)
+def test_a_refused_beat_is_explained_by_the_rule_beats_says_now(
+    tmp_path: Path, edit: tuple[str, str], said: list[str]
+) -> None:
+    # Rules §2.4 edited. Each reason of a refused beat claims a rule ("7S is lower than AS": no lower spade beats
+    # the ace); given only while beats keeps it, else the refusal says no more than that the card does not beat.
+    result = run_on(edited_package(tmp_path, ("core.py", *edit)), REFUSED_BEATS)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == said

@@ -41,3 +41,10 @@ def test_the_defaults_agree() -> None:
     request = CreateTable()
     assert (request.players, request.dealer, request.pass_sixes, request.must_beat) == (2, 0, True, False)
     assert (RuleSet().pass_sixes, RuleSet().must_beat) == (True, False)
+
+
+def test_a_rule_set_says_who_plays_and_the_options_and_nothing_the_rules_decide() -> None:
+    # A number the rules decide, restated here (hand_size wrote 36 // players), goes on saying the old rule when
+    # the pack or the deal is edited: the deal's sizes are the deal's (rules.core.deal_in_turn).
+    assert set(RuleSet.model_fields) == {"players", "dealer", "pass_sixes", "must_beat"}
+    assert [name for name, value in vars(RuleSet).items() if isinstance(value, property)] == ["first_seat"]
