@@ -486,12 +486,17 @@ class Session:
                 elif command == "cards":
                     self._toggle_tracker(moving=moving)
                 elif command in ("resign", "draw"):
-                    ending = self._ending(command) if moving else None
-                    if not moving:
+                    # The game decides where a hand may end (its table's rows), the terminal only words it.
+                    refused = (
+                        game.refusal(Resign(seat=self.you)) if command == "resign" else game.draw_refusal(self.you)
+                    )
+                    if refused is not None and refused.code == "before_play":
                         self.say(
                             Text(_("Only once the cards are dealt can a hand be resigned or drawn."), style="yellow")
                         )
-                    if ending is not None:
+                    elif refused is not None:
+                        self.say(Text(self._refused(refused), style="yellow"))
+                    elif (ending := self._ending(command)) is not None:
                         self._marks.append(len(game.events))
                         self._apply(ending)
                         return

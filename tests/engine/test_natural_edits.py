@@ -18,10 +18,11 @@ import rules
 
 
 def edited_package(folder: Path, *edits: tuple[str, str, str]) -> Path:
-    """A copy of the package in ``folder`` with ``edits`` made: each a file of the package, a text, its replacement."""
+    """A copy of the package in ``folder`` (without the server and the catalogs: the terminal speaks English) with
+    ``edits`` made: each a file of the package, a text, its replacement."""
     package = folder / "rules"
     shutil.copytree(
-        Path(rules.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "server", "locale")
+        Path(rules.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "server", "*.po*", "*.mo")
     )
     for name, old, new in edits:
         path = package / name
@@ -159,6 +160,16 @@ resigned.push(Resign(seat=0))
 print(drawn.draw_refusal(0))
 drawn.push(AgreeDraw())
 print(resigned.outcome.result, resigned.outcome.loser, drawn.outcome.result, drawn.outcome.reason)
+# At the terminal too: resign while choosing your trump, and confirm.
+import contextlib, io
+from rich.console import Console
+from rules.cli.session import Quit, Session
+from rules.players import make_player
+game, typed = Game(RuleSet(dealer=1)), iter(["resign", "y"])
+session = Session(game, 0, {1: make_player("easy", 1)}, Console(file=io.StringIO()), lambda prompt: next(typed, None))
+with contextlib.suppress(Quit):
+    session.run()
+print(game.outcome.reason)
 """
 
 
@@ -180,7 +191,7 @@ def test_resigning_and_drawing_added_to_the_trump_choice_in_the_table_are_taken_
     )
     result = run_on(edited, ENDED_AT_THE_TRUMP_CHOICE)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["None", "loss", "0", "draw", "agreement"]
+    assert result.stdout.split() == ["None", "loss", "0", "draw", "agreement", "resigned"]
 
 
 NO_DRAW_ON_A_SECOND_CARD = """
