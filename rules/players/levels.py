@@ -17,6 +17,9 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 - ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``)
 - ``mcts`` (0.2 s per move), ``mcts:SECONDS`` (e.g. ``mcts:0.5``) or ``mcts:Nit``
   (``N`` iterations per move, deterministic: ``mcts:300it``)
+- ``mcts-learned`` with the same parameters: MCTS whose rollouts stop after
+  :data:`~rules.players.learned_score.ROLLOUT_PLIES` plies and are scored by the learned chance of a
+  win (:mod:`rules.players.learned_score`) instead of the hand sizes
 - ``perfect``: the ``perfect`` level, as ``trumps play`` plays it; ``perfect:SECONDS`` the same
   with ``SECONDS`` for the solver's budget per move. Its MCTS is ``mcts:0.2``, so against
   ``mcts:0.2`` every difference comes from the solver
@@ -29,9 +32,10 @@ from dataclasses import dataclass
 
 from rules.events import Event
 from rules.locale import N_, Message
+from rules.players import learned_score
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
-from rules.players.mcts import MCTSPlayer
+from rules.players.mcts import ROLLOUT_PLIES, MCTSPlayer, Score, evaluate
 from rules.players.perfect import SOLVER_SECONDS, PerfectPlayer
 from rules.players.random_player import RandomPlayer
 from rules.state import View
@@ -72,13 +76,11 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     if name == "greedy":
         return GreedyPlayer(seed, noise=min(1.0, _number(spec, parameter)) if parameter else 0.0)
     if name == "mcts":
-        if parameter.endswith("it"):
-            count = parameter[:-2]
-            if not count.isdigit() or int(count) == 0:
-                message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
-                raise ValueError(Message(message, spec=spec, count=count))
-            return MCTSPlayer(iterations=int(count), seed=seed)
-        return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
+        return _mcts(spec, parameter, seed)
+    if name == "mcts-learned":
+        learned = _mcts(spec, parameter, seed, learned_score.evaluate, learned_score.ROLLOUT_PLIES)
+        learned.name = spec
+        return learned
     if name == "perfect":
         seconds = _number(spec, parameter) if parameter else SOLVER_SECONDS
         perfect = PerfectPlayer(seed, solver_seconds=seconds)
@@ -93,6 +95,20 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         "or a level (easy, medium, hard)"
     )
     raise ValueError(Message(message, spec=spec))
+
+
+def _mcts(
+    spec: str, parameter: str, seed: int | None, score: Score = evaluate, rollout_plies: int = ROLLOUT_PLIES
+) -> MCTSPlayer:
+    """The MCTS player of a spec's parameter: none (0.2 s a move), ``SECONDS`` or ``Nit`` (iterations)."""
+    if parameter.endswith("it"):
+        count = parameter[:-2]
+        if not count.isdigit() or int(count) == 0:
+            message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
+            raise ValueError(Message(message, spec=spec, count=count))
+        return MCTSPlayer(iterations=int(count), seed=seed, rollout_plies=rollout_plies, score=score)
+    seconds = _number(spec, parameter) if parameter else None
+    return MCTSPlayer(seconds=seconds, seed=seed, rollout_plies=rollout_plies, score=score)
 
 
 @dataclass(frozen=True)
