@@ -15,6 +15,7 @@ from typing import Final
 
 from rules import core
 from rules.cards import RANKS_PER_SUIT
+from rules.players.mcts import Rollouts
 from rules.players.mcts import evaluate as hand_sizes
 
 ROLLOUT_PLIES: Final = 10
@@ -149,3 +150,7 @@ def evaluate(state: core.State) -> list[float]:
         return hand_sizes(state)
     score = 2 * win_probability(features(state)) - 1
     return [score, -score] if state.to_act == 0 else [-score, score]
+
+
+ROLLOUTS: Final = Rollouts(ROLLOUT_PLIES, evaluate)
+"""How the rollouts of MCTS end with this score: after :data:`ROLLOUT_PLIES`, scored by :func:`evaluate`."""

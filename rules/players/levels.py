@@ -17,9 +17,9 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 - ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``)
 - ``mcts`` (0.2 s per move), ``mcts:SECONDS`` (e.g. ``mcts:0.5``) or ``mcts:Nit``
   (``N`` iterations per move, deterministic: ``mcts:300it``)
-- ``mcts-learned`` with the same parameters: MCTS whose rollouts stop after
+- ``mcts-learned`` with the same parameters: MCTS whose rollouts in the duel stop after
   :data:`~rules.players.learned_score.ROLLOUT_PLIES` plies and are scored by the learned chance of a
-  win (:mod:`rules.players.learned_score`) instead of the hand sizes
+  win (:mod:`rules.players.learned_score`) instead of the hand sizes (with three or four players it is ``mcts``)
 - ``perfect``: the ``perfect`` level, as ``trumps play`` plays it; ``perfect:SECONDS`` the same
   with ``SECONDS`` for the solver's budget per move. Its MCTS is ``mcts:0.2``, so against
   ``mcts:0.2`` every difference comes from the solver
@@ -35,7 +35,7 @@ from rules.locale import N_, Message
 from rules.players import learned_score
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
-from rules.players.mcts import ROLLOUT_PLIES, MCTSPlayer, Score, evaluate
+from rules.players.mcts import MCTSPlayer
 from rules.players.perfect import SOLVER_SECONDS, PerfectPlayer
 from rules.players.random_player import RandomPlayer
 from rules.state import View
@@ -78,8 +78,8 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     if name == "mcts":
         return _mcts(spec, parameter, seed)
     if name == "mcts-learned":
-        learned = _mcts(spec, parameter, seed, learned_score.evaluate, learned_score.ROLLOUT_PLIES)
-        learned.name = spec
+        learned = _mcts(spec, parameter, seed)
+        learned.duel, learned.name = learned_score.ROLLOUTS, spec
         return learned
     if name == "perfect":
         seconds = _number(spec, parameter) if parameter else SOLVER_SECONDS
@@ -97,18 +97,15 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     raise ValueError(Message(message, spec=spec))
 
 
-def _mcts(
-    spec: str, parameter: str, seed: int | None, score: Score = evaluate, rollout_plies: int = ROLLOUT_PLIES
-) -> MCTSPlayer:
+def _mcts(spec: str, parameter: str, seed: int | None) -> MCTSPlayer:
     """The MCTS player of a spec's parameter: none (0.2 s a move), ``SECONDS`` or ``Nit`` (iterations)."""
     if parameter.endswith("it"):
         count = parameter[:-2]
         if not count.isdigit() or int(count) == 0:
             message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
             raise ValueError(Message(message, spec=spec, count=count))
-        return MCTSPlayer(iterations=int(count), seed=seed, rollout_plies=rollout_plies, score=score)
-    seconds = _number(spec, parameter) if parameter else None
-    return MCTSPlayer(seconds=seconds, seed=seed, rollout_plies=rollout_plies, score=score)
+        return MCTSPlayer(iterations=int(count), seed=seed)
+    return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
 
 
 @dataclass(frozen=True)

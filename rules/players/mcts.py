@@ -23,6 +23,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from rules import core
 from rules.events import Event
@@ -55,6 +56,13 @@ More time made MCTS weaker, not stronger (``mcts:1`` won 6 of 20 duels against `
 
 Score = Callable[[core.State], list[float]]
 """How a rollout's last position is scored: each seat's result in [-1, 1] (:func:`evaluate` by default)."""
+
+
+class Rollouts(NamedTuple):
+    """How the rollouts of a search end: after at most ``plies`` plies, their last position scored by ``score``."""
+
+    plies: int
+    score: Score
 
 
 class Node:
@@ -150,7 +158,9 @@ def _iterate(root: Node, state: core.State, rng: random.Random, rollout_plies: i
 class MCTSPlayer:
     """MCTS with a budget of ``seconds`` per move or a fixed number of ``iterations`` per move.
 
-    ``score`` scores the position where a rollout stops (the hand sizes, :func:`evaluate`, by default).
+    ``score`` scores the position where a rollout stops (the hand sizes, :func:`evaluate`, by default)
+    after ``rollout_plies``; ``duel``, if given, says how rollouts end in the duel instead (the learned
+    score of :mod:`rules.players.learned_score` knows only the duel).
     """
 
     def __init__(
@@ -160,6 +170,7 @@ class MCTSPlayer:
         seed: int | None = None,
         rollout_plies: int = ROLLOUT_PLIES,
         score: Score = evaluate,
+        duel: Rollouts | None = None,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = SECONDS
@@ -167,11 +178,12 @@ class MCTSPlayer:
         self.iterations = iterations
         self.rollout_plies = rollout_plies
         self.score = score
+        self.duel = duel
         self._rng = random.Random(seed)
         self.name = f"mcts:{iterations}it" if iterations is not None else f"mcts:{seconds:g}"
 
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
             return choose_trump(view, self._rng)
-        move = search(view, self._rng, self.iterations, self.seconds, self.rollout_plies, self.score)
-        return event_of(view, move)
+        plies, score = self.duel if self.duel is not None and view.players == 2 else (self.rollout_plies, self.score)
+        return event_of(view, search(view, self._rng, self.iterations, self.seconds, plies, score))

@@ -85,8 +85,7 @@ def test_mcts_learned_plays_on_the_pure_path_and_is_deterministic_for_a_seed() -
                 game.push(bots[seat].choose(game.view(seat)))
         moves.append(game.events)
     assert bots[0].name == "mcts-learned:40it"
-    assert isinstance(bots[0], MCTSPlayer) and bots[0].score is learned_score.evaluate
-    assert bots[0].rollout_plies == learned_score.ROLLOUT_PLIES
+    assert isinstance(bots[0], MCTSPlayer) and bots[0].duel == (learned_score.ROLLOUT_PLIES, learned_score.evaluate)
     assert moves[0] == moves[1]
 
 
@@ -103,3 +102,17 @@ def test_unbeatable_counts_the_cards_above_the_others_highest_of_each_suit_witho
     mine = mask_of(Card.parse(code) for code in ("AS", "QS", "9S", "KD"))
     theirs = mask_of(Card.parse(code) for code in ("KS", "7D"))  # hearts are their trump: they hold none
     assert learned_score.unbeatable(mine, theirs, HEARTS) == 2  # the ace of spades and the king of diamonds
+
+
+def test_with_three_players_mcts_learned_plays_as_mcts() -> None:
+    game = Game(RuleSet(players=3), seed=2)
+    learned, plain = parse_bot("mcts-learned:30it", seed=3), parse_bot("mcts:30it", seed=3)
+    while len(game.events) < 30:
+        if game.phase == "deal":
+            game.push(game.sample_deal())
+            continue
+        seat = game.to_act
+        assert seat is not None
+        move = learned.choose(game.view(seat))
+        assert move == plain.choose(game.view(seat))
+        game.push(move)
