@@ -5,10 +5,11 @@ Levels (``trumps play --level``):
 ========  =================================================================
 easy      greedy rules of thumb, but a random move one time in three
 medium    greedy rules of thumb (:mod:`rules.players.greedy`)
-hard      MCTS, 0.2 s per move (:mod:`rules.players.mcts`)
+hard      MCTS, 0.2 s per move (:mod:`rules.players.mcts`), in the duel
+          with the learned score (``mcts-learned``)
 perfect   exact play wherever the solver settles the duel position (2 s
           budget up to 14 cards in hand, 0.5 s tries up to 20), MCTS at 0.2 s
-          per move otherwise
+          per move otherwise (as ``hard``)
 ========  =================================================================
 
 Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
@@ -21,8 +22,9 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
   :data:`~rules.players.learned_score.ROLLOUT_PLIES` plies and are scored by the learned chance of a
   win (:mod:`rules.players.learned_score`) instead of the hand sizes (with three or four players it is ``mcts``)
 - ``perfect``: the ``perfect`` level, as ``trumps play`` plays it; ``perfect:SECONDS`` the same
-  with ``SECONDS`` for the solver's budget per move. Its MCTS is ``mcts:0.2``, so against
-  ``mcts:0.2`` every difference comes from the solver
+  with ``SECONDS`` for the solver's budget per move. Its MCTS is ``mcts-learned:0.2``, so against
+  ``mcts-learned:0.2`` every difference comes from the solver (against ``mcts:0.2``, the plain MCTS,
+  from the solver and the learned score)
 - a level name: ``easy``, ``medium``, ``hard``
 """
 
@@ -50,7 +52,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "medium":
         return GreedyPlayer(seed)
     if level == "hard":
-        return MCTSPlayer(seed=seed)
+        return MCTSPlayer(seed=seed, duel=learned_score.ROLLOUTS)
     if level == "perfect":
         return PerfectPlayer(seed)
     raise ValueError(
