@@ -5,10 +5,11 @@ Levels (``trumps play --level``):
 ========  =================================================================
 easy      greedy rules of thumb, but a random move one time in three
 medium    greedy rules of thumb (:mod:`rules.players.greedy`)
-hard      MCTS, 0.2 s per move (:mod:`rules.players.mcts`)
+hard      MCTS, 0.2 s per move (:mod:`rules.players.mcts`), in the duel
+          with the learned score (``mcts-learned``)
 perfect   exact play wherever the solver settles the duel position (2 s
           budget up to 14 cards in hand, 0.5 s tries up to 20), MCTS at 0.2 s
-          per move otherwise
+          per move otherwise (as ``hard``)
 ========  =================================================================
 
 Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
@@ -17,9 +18,13 @@ Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 - ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``)
 - ``mcts`` (0.2 s per move), ``mcts:SECONDS`` (e.g. ``mcts:0.5``) or ``mcts:Nit``
   (``N`` iterations per move, deterministic: ``mcts:300it``)
+- ``mcts-learned`` with the same parameters: MCTS whose rollouts in the duel stop after
+  :data:`~rules.players.learned_score.ROLLOUT_PLIES` plies and are scored by the learned chance of a
+  win (:mod:`rules.players.learned_score`) instead of the hand sizes (with three or four players it is ``mcts``)
 - ``perfect``: the ``perfect`` level, as ``trumps play`` plays it; ``perfect:SECONDS`` the same
-  with ``SECONDS`` for the solver's budget per move. Its MCTS is ``mcts:0.2``, so against
-  ``mcts:0.2`` every difference comes from the solver
+  with ``SECONDS`` for the solver's budget per move. Its MCTS is ``mcts-learned:0.2``, so against
+  ``mcts-learned:0.2`` every difference comes from the solver (against ``mcts:0.2``, the plain MCTS,
+  from the solver and the learned score)
 - a level name: ``easy``, ``medium``, ``hard``
 """
 
@@ -30,6 +35,7 @@ from dataclasses import dataclass
 from rules.digits import decimal_number, whole_number
 from rules.events import Event
 from rules.locale import N_, Message
+from rules.players import learned_score
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
 from rules.players.mcts import MCTSPlayer
@@ -47,7 +53,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "medium":
         return GreedyPlayer(seed)
     if level == "hard":
-        return MCTSPlayer(seed=seed)
+        return MCTSPlayer(seed=seed, duel=learned_score.ROLLOUTS)
     if level == "perfect":
         return PerfectPlayer(seed)
     raise ValueError(
@@ -76,17 +82,11 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     if name == "greedy":
         return GreedyPlayer(seed, noise=min(1.0, _number(spec, parameter)) if parameter else 0.0)
     if name == "mcts":
-        if parameter.endswith("it"):
-            count = parameter[:-2]
-            try:
-                iterations = whole_number(spec, count)  # ASCII digits: int() would also take "٣" or " 3"
-            except ValueError:
-                iterations = 0
-            if iterations == 0:
-                message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
-                raise ValueError(Message(message, spec=spec, count=count))
-            return MCTSPlayer(iterations=iterations, seed=seed)
-        return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
+        return _mcts(spec, parameter, seed)
+    if name == "mcts-learned":
+        learned = _mcts(spec, parameter, seed)
+        learned.duel, learned.name = learned_score.ROLLOUTS, spec
+        return learned
     if name == "perfect":
         seconds = _number(spec, parameter) if parameter else SOLVER_SECONDS
         perfect = PerfectPlayer(seed, solver_seconds=seconds)
@@ -101,6 +101,21 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         "or a level (easy, medium, hard)"
     )
     raise ValueError(Message(message, spec=spec))
+
+
+def _mcts(spec: str, parameter: str, seed: int | None) -> MCTSPlayer:
+    """The MCTS player of a spec's parameter: none (0.2 s a move), ``SECONDS`` or ``Nit`` (iterations)."""
+    if parameter.endswith("it"):
+        count = parameter[:-2]
+        try:
+            iterations = whole_number(spec, count)  # ASCII digits: int() would also take "٣" or " 3"
+        except ValueError:
+            iterations = 0
+        if iterations == 0:
+            message = N_("bot {spec!r}: {count!r} is not a positive number of iterations")
+            raise ValueError(Message(message, spec=spec, count=count))
+        return MCTSPlayer(iterations=iterations, seed=seed)
+    return MCTSPlayer(seconds=_number(spec, parameter) if parameter else None, seed=seed)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,11 @@ better). A short rollout is both cheaper and a better guide: the hand sizes a fe
 ahead still say something about the move at the root, while after a hundred plies of noisy
 greedy play they are mostly noise (see :data:`ROLLOUT_PLIES` for the figures).
 
+The score is a parameter (:data:`Score`, :class:`Rollouts`): in the duel the ``hard`` and ``perfect``
+levels stop rollouts after 10 plies and score them by a learned chance of a win
+(:mod:`rules.players.learned_score`, the arena's ``mcts-learned``), which won 29 of 40 duels against
+the hand sizes' score at 2,000 iterations a move each.
+
 The search is deterministic for a given seed and iteration budget; a time budget (seconds
 per move) makes it depend on the machine's speed.
 """
@@ -22,6 +27,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
 from rules import core
 from rules.events import Event
@@ -52,6 +59,17 @@ More time made MCTS weaker, not stronger (``mcts:1`` won 6 of 20 duels against `
 """
 
 
+Score = Callable[[core.State], list[float]]
+"""How a rollout's last position is scored: each seat's result in [-1, 1] (:func:`evaluate` by default)."""
+
+
+class Rollouts(NamedTuple):
+    """How the rollouts of a search end: after at most ``plies`` plies, their last position scored by ``score``."""
+
+    plies: int
+    score: Score
+
+
 class Node:
     """A node of the search tree: reached by ``move``, made by ``seat``."""
 
@@ -75,13 +93,17 @@ def evaluate(state: core.State) -> list[float]:
     return [max(-1.0, min(1.0, (mean - size) / (mean + 1.0))) if size else 1.0 for size in sizes]
 
 
-def rollout(state: core.State, rng: random.Random, plies: int = ROLLOUT_PLIES) -> list[float]:
-    """Play on for at most ``plies`` with greedy moves (a random one now and then) and score the end."""
+HAND_SIZES: Rollouts = Rollouts(ROLLOUT_PLIES, evaluate)
+"""Rollouts of :data:`ROLLOUT_PLIES` scored by the hand sizes: those of ``mcts`` (with any number of players)."""
+
+
+def rollout(state: core.State, rng: random.Random, plies: int = ROLLOUT_PLIES, score: Score = evaluate) -> list[float]:
+    """Play on for at most ``plies`` with greedy moves (a random one now and then) and ``score`` the end."""
     for _ in range(plies):
         if state.outcome is not None:
             break
         core.apply(state, noisy_move(state, rng, ROLLOUT_NOISE))
-    return evaluate(state)
+    return score(state)
 
 
 def search(
@@ -90,6 +112,7 @@ def search(
     iterations: int | None = None,
     seconds: float | None = None,
     rollout_plies: int = ROLLOUT_PLIES,
+    score: Score = evaluate,
 ) -> int:
     """The most visited move at the root after the given budget (at least one iteration)."""
     root = Node(seat=-1)
@@ -100,12 +123,12 @@ def search(
         return legal[0]
     done = 0
     while done < limit and (done == 0 or time.monotonic() < deadline):
-        _iterate(root, sample_state(view, rng), rng, rollout_plies)
+        _iterate(root, sample_state(view, rng), rng, rollout_plies, score)
         done += 1
     return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
 
 
-def _iterate(root: Node, state: core.State, rng: random.Random, rollout_plies: int) -> None:
+def _iterate(root: Node, state: core.State, rng: random.Random, rollout_plies: int, score: Score) -> None:
     path = [root]
     node = root
     while state.outcome is None:
@@ -122,19 +145,19 @@ def _iterate(root: Node, state: core.State, rng: random.Random, rollout_plies: i
             core.apply(state, move)
             path.append(child)
             break
-        best, best_score = moves[0], -math.inf
+        best, best_bound = moves[0], -math.inf
         for move in moves:
             child = node.children[move]
             child.available += 1
         for move in moves:
             child = node.children[move]
-            score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
-            if score > best_score:
-                best, best_score = move, score
+            bound = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            if bound > best_bound:
+                best, best_bound = move, bound
         node = node.children[best]
         core.apply(state, best)
         path.append(node)
-    result = rollout(state, rng, rollout_plies)
+    result = rollout(state, rng, rollout_plies, score)
     for visited in path:
         visited.visits += 1
         if visited.seat >= 0:
@@ -142,7 +165,12 @@ def _iterate(root: Node, state: core.State, rng: random.Random, rollout_plies: i
 
 
 class MCTSPlayer:
-    """MCTS with a budget of ``seconds`` per move or a fixed number of ``iterations`` per move."""
+    """MCTS with a budget of ``seconds`` per move or a fixed number of ``iterations`` per move.
+
+    ``score`` scores the position where a rollout stops (the hand sizes, :func:`evaluate`, by default)
+    after ``rollout_plies``; ``duel``, if given, says how rollouts end in the duel instead (the learned
+    score of :mod:`rules.players.learned_score` knows only the duel).
+    """
 
     def __init__(
         self,
@@ -150,16 +178,21 @@ class MCTSPlayer:
         iterations: int | None = None,
         seed: int | None = None,
         rollout_plies: int = ROLLOUT_PLIES,
+        score: Score = evaluate,
+        duel: Rollouts | None = None,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = SECONDS
         self.seconds = seconds
         self.iterations = iterations
         self.rollout_plies = rollout_plies
+        self.score = score
+        self.duel = duel
         self._rng = random.Random(seed)
         self.name = f"mcts:{iterations}it" if iterations is not None else f"mcts:{seconds:g}"
 
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
             return choose_trump(view, self._rng)
-        return event_of(view, search(view, self._rng, self.iterations, self.seconds, self.rollout_plies))
+        plies, score = self.duel if self.duel is not None and view.players == 2 else (self.rollout_plies, self.score)
+        return event_of(view, search(view, self._rng, self.iterations, self.seconds, plies, score))

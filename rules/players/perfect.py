@@ -8,9 +8,11 @@ in this game: so exact play starts as early as the solver can afford it. Once th
 known, a win is played by the proof of lowest height, a draw by a move proven to draw, and a
 lost position by MCTS (every move loses against best play, and MCTS keeps the most chances
 against an opponent who errs). Where the solver cannot finish, or with three or four players,
-MCTS decides. The solver's table is kept for the whole game, so once a win is proven every
-later move of the win is read from the table and the proof height falls with each move (see
-:mod:`rules.players.solver`, point 3): a proven win is never let go.
+MCTS decides: in the duel as ``mcts-learned`` plays (rollouts scored by
+:mod:`rules.players.learned_score`), with three or four players as ``mcts``. The solver's table
+is kept for the whole game, so once a win is proven every later move of the win is read from
+the table and the proof height falls with each move (see :mod:`rules.players.solver`, point 3):
+a proven win is never let go.
 
 The player announces a proven forced win once: :meth:`PerfectPlayer.announcement` gives
 :data:`FORCED_WIN` once, after the move at which the win was first proven, for an interface
@@ -23,8 +25,9 @@ import random
 
 from rules import core
 from rules.events import Event
+from rules.players import learned_score
 from rules.players.knowledge import duel_state, event_of
-from rules.players.mcts import SECONDS, search
+from rules.players.mcts import HAND_SIZES, SECONDS, Rollouts, search
 from rules.players.random_player import choose_trump
 from rules.players.solver import Solver, SolverLimit, hand_cards
 from rules.state import View
@@ -54,6 +57,7 @@ class PerfectPlayer:
         mcts_iterations: int | None = None,
         probe_cards: int = PROBE_CARDS,
         probe_seconds: float | None = None,
+        duel_rollouts: Rollouts = learned_score.ROLLOUTS,
     ) -> None:
         self._rng = random.Random(seed)
         self.solver_cards = solver_cards
@@ -63,6 +67,8 @@ class PerfectPlayer:
         self.solver = Solver(seconds=solver_seconds)
         self.mcts_seconds = mcts_seconds
         self.mcts_iterations = mcts_iterations
+        self.duel_rollouts = duel_rollouts
+        """How MCTS's rollouts end in the duel: scored by the learned score, as ``mcts-learned`` plays."""
         self._game: tuple[object, ...] | None = None
         self._failed_at = self.probe_cards + 1
         self.name = "perfect"
@@ -103,7 +109,8 @@ class PerfectPlayer:
             move = self._exact_move(state)
             if move is not None:
                 return event_of(view, move)
-        return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds))
+        plies, score = self.duel_rollouts if view.players == 2 else HAND_SIZES
+        return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds, plies, score))
 
     def _new_game(self, game: tuple[object, ...] | None) -> None:
         """Forget the last game: what was proven, announced and failed at, and the solver's table."""

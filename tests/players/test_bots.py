@@ -18,6 +18,7 @@ from rules.players import (
     Player,
     RandomPlayer,
     hint,
+    learned_score,
     make_player,
     parse_bot,
 )
@@ -164,13 +165,15 @@ def test_bot_specifications(spec: str, name: str) -> None:
     assert parse_bot(spec).name == name
 
 
-def test_the_arena_perfect_is_the_level_and_its_mcts_is_mcts_02() -> None:
+def test_the_arena_perfect_is_the_level_and_its_mcts_is_mcts_learned_02_as_hard() -> None:
     level, bot, timed = make_player("perfect"), parse_bot("perfect"), parse_bot("perfect:3")
-    mcts = parse_bot("mcts:0.2")
+    mcts, hard = parse_bot("mcts-learned:0.2"), make_player("hard")
     assert isinstance(level, PerfectPlayer) and isinstance(bot, PerfectPlayer) and isinstance(timed, PerfectPlayer)
-    assert isinstance(mcts, MCTSPlayer)
+    assert isinstance(mcts, MCTSPlayer) and isinstance(hard, MCTSPlayer)
     assert (bot.mcts_seconds, bot.solver_seconds) == (level.mcts_seconds, level.solver_seconds) == (mcts.seconds, 2.0)
     assert (timed.mcts_seconds, timed.solver_seconds) == (mcts.seconds, 3.0)
+    assert level.duel_rollouts == bot.duel_rollouts == mcts.duel == hard.duel == learned_score.ROLLOUTS
+    assert hard.seconds == mcts.seconds
 
 
 @pytest.mark.parametrize(

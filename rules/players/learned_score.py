@@ -1,0 +1,156 @@
+"""A learned score of an unfinished duel: the chance that the seat to act wins, from a few counts of the position.
+
+MCTS scores a rollout that stops before the game's end (:func:`rules.players.mcts.evaluate`) by the
+hand sizes alone. This module offers a second score for the duel, :func:`evaluate`: a logistic
+regression on :data:`FEATURES` of the position (hand sizes, trumps, the cards of each hand the other
+cannot beat, the pile, the phase), fitted to how games played on by the rollout's own policy end.
+The weights are plain constants (:data:`WEIGHTS`); ``python -m benchmarks.learned_score`` regenerates
+them from a seed and prints how well they predict positions it did not fit on.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from rules import core
+from rules.cards import RANKS_PER_SUIT
+from rules.players.mcts import Rollouts
+from rules.players.mcts import evaluate as hand_sizes
+
+ROLLOUT_PLIES: Final = 10
+"""How many plies the rollouts of MCTS with this score play before it scores them (30 with the hand sizes').
+
+Against MCTS with the hand sizes' score, 2,000 iterations a move each, on the arena's 16 duels of seed 1:
+12 wins and 4 losses with rollouts of 10 plies, 11 and 5 with 30 (docs/players.md); the shorter is also cheaper.
+"""
+
+SUIT_BITS: Final = (1 << RANKS_PER_SUIT) - 1
+HIGH_RANKS: Final = 3
+"""The queen, king and ace: the trumps counted as high."""
+
+FEATURES: Final = (
+    "bias",
+    "my cards / 18",
+    "their cards / 18",
+    "1 / (1 + my cards)",
+    "1 / (1 + their cards)",
+    "my trumps / 9",
+    "their trumps / 9",
+    "my high trumps / 3",
+    "their high trumps / 3",
+    "my cards they cannot beat / 18",
+    "their cards I cannot beat / 18",
+    "pile / 36",
+    "I respond",
+    "I play a second card",
+    "a take would take / 5",
+    "I can beat the top",
+)
+"""What the regression sees of a duel position, from the seat to act ("I"); see :func:`features`."""
+
+# Fitted by `python -m benchmarks.learned_score --games 400 --every 8 --playouts 8 --seed 1` (2026-12-05), which
+# prints these numbers: 15,527 positions of 400 noisy-greedy duels, each labelled by 8 playouts to the end.
+WEIGHTS: Final[tuple[float, ...]] = (
+    -0.0166,  # bias
+    -0.8103,  # my cards / 18
+    0.8290,  # their cards / 18
+    0.7073,  # 1 / (1 + my cards)
+    -0.4111,  # 1 / (1 + their cards)
+    0.5770,  # my trumps / 9
+    -0.6540,  # their trumps / 9
+    0.0730,  # my high trumps / 3
+    -0.0804,  # their high trumps / 3
+    0.3133,  # my cards they cannot beat / 18
+    -0.2839,  # their cards I cannot beat / 18
+    -0.0260,  # pile / 36
+    0.0449,  # I respond
+    0.0688,  # I play a second card
+    -0.1133,  # a take would take / 5
+    0.0560,  # I can beat the top
+)
+"""The regression's weight of each of :data:`FEATURES`: on positions it was not fitted on, it tells the winner
+60.4% of the time, the hand sizes' score 56.7% (log-loss 0.682 against 0.707; a coin's is 0.693)."""
+
+
+def unbeatable(hand: int, other: int, other_trump: int) -> int:
+    """How many cards of ``hand`` no card of ``other`` beats, for a player whose trump is ``other_trump`` (rules §2.4).
+
+    A card of another suit than the trump is beaten by any trump, so only while ``other`` holds no trump
+    do such cards count; in each suit the cards above ``other``'s highest of the suit count.
+
+    >>> from rules.cards import Card, mask_of
+    >>> mine = mask_of(Card.parse(code) for code in ("AH", "7H", "KD"))
+    >>> unbeatable(mine, mask_of([Card.parse("9H")]), other_trump=0)  # no spade: the ace of hearts and the king
+    2
+    >>> unbeatable(mine, mask_of([Card.parse("6S")]), other_trump=0)  # a spade beats every heart and diamond
+    0
+    """
+    has_trump = (other >> (other_trump * RANKS_PER_SUIT)) & SUIT_BITS != 0
+    count = 0
+    for suit in range(4):
+        if has_trump and suit != other_trump:
+            continue
+        shift = suit * RANKS_PER_SUIT
+        mine = (hand >> shift) & SUIT_BITS
+        if mine:
+            highest = ((other >> shift) & SUIT_BITS).bit_length()  # their highest rank + 1, 0 without the suit
+            count += (mine >> highest).bit_count()
+    return count
+
+
+def features(state: core.State) -> list[float]:
+    """The values of :data:`FEATURES` for an unfinished duel position, seen from the seat to act."""
+    me = state.to_act
+    mine, theirs = state.hands[me], state.hands[1 - me]
+    my_trump, their_trump = state.trumps[me], state.trumps[1 - me]
+    my_trumps = (mine >> (my_trump * RANKS_PER_SUIT)) & SUIT_BITS
+    their_trumps = (theirs >> (their_trump * RANKS_PER_SUIT)) & SUIT_BITS
+    my_cards, their_cards = mine.bit_count(), theirs.bit_count()
+    responding = state.phase == core.RESPOND
+    take = beat = 0.0
+    if responding:
+        top = state.pile[-1]
+        take = core.take_count(top, len(state.pile), my_trump) / 5
+        beat = 1.0 if core.BEATERS[my_trump][top] & mine else 0.0
+    return [
+        1.0,
+        my_cards / 18,
+        their_cards / 18,
+        1 / (1 + my_cards),
+        1 / (1 + their_cards),
+        my_trumps.bit_count() / 9,
+        their_trumps.bit_count() / 9,
+        (my_trumps >> (RANKS_PER_SUIT - HIGH_RANKS)).bit_count() / HIGH_RANKS,
+        (their_trumps >> (RANKS_PER_SUIT - HIGH_RANKS)).bit_count() / HIGH_RANKS,
+        unbeatable(mine, theirs, their_trump) / 18,
+        unbeatable(theirs, mine, my_trump) / 18,
+        len(state.pile) / 36,
+        1.0 if responding else 0.0,
+        1.0 if state.phase == core.SECOND else 0.0,
+        take,
+        beat,
+    ]
+
+
+def win_probability(values: list[float], weights: tuple[float, ...] = WEIGHTS) -> float:
+    """The regression's chance of a win for the seat whose :func:`features` are ``values``."""
+    z = sum(weight * value for weight, value in zip(weights, values, strict=True))
+    if z < -30:  # exp would overflow; the chance is nil
+        return 0.0
+    return 1 / (1 + math.exp(-z))
+
+
+def evaluate(state: core.State) -> list[float]:
+    """Each seat's score in [-1, 1]: the real result if the game is over, else ``2p - 1`` from the learned chance.
+
+    With three or four players (the regression knows only the duel) it is the hand sizes' score.
+    """
+    if state.outcome is not None or state.players != 2:
+        return hand_sizes(state)
+    score = 2 * win_probability(features(state)) - 1
+    return [score, -score] if state.to_act == 0 else [-score, score]
+
+
+ROLLOUTS: Final = Rollouts(ROLLOUT_PLIES, evaluate)
+"""How the rollouts of MCTS end with this score: after :data:`ROLLOUT_PLIES`, scored by :func:`evaluate`."""
