@@ -97,7 +97,8 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         player.name = name
         return player
     message = N_(
-        "unknown bot {spec!r}: use random, greedy[:NOISE], mcts[:SECONDS|:Nit], perfect[:SECONDS], "
+        "unknown bot {spec!r}: use random, greedy[:NOISE], mcts[:SECONDS|:Nit], mcts-learned[:SECONDS|:Nit], "
+        "perfect[:SECONDS], "
         "or a level (easy, medium, hard)"
     )
     raise ValueError(Message(message, spec=spec))
