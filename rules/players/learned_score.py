@@ -74,10 +74,8 @@ WEIGHTS: Final[tuple[float, ...]] = (
 
 
 def unbeatable(hand: int, other: int, other_trump: int) -> int:
-    """How many cards of ``hand`` no card of ``other`` beats, for a player whose trump is ``other_trump`` (rules §2.4).
-
-    A card of another suit than the trump is beaten by any trump, so only while ``other`` holds no trump
-    do such cards count; in each suit the cards above ``other``'s highest of the suit count.
+    """How many cards of ``hand`` no card of ``other`` beats, for a player whose trump is ``other_trump``: read off
+    :data:`rules.core.BEATERS`, the rules' own table of what beats what (§2.4).
 
     >>> from rules.cards import Card, mask_of
     >>> mine = mask_of(Card.parse(code) for code in ("AH", "7H", "KD"))
@@ -86,17 +84,8 @@ def unbeatable(hand: int, other: int, other_trump: int) -> int:
     >>> unbeatable(mine, mask_of([Card.parse("6S")]), other_trump=0)  # a spade beats every heart and diamond
     0
     """
-    has_trump = (other >> (other_trump * RANKS_PER_SUIT)) & SUIT_BITS != 0
-    count = 0
-    for suit in range(4):
-        if has_trump and suit != other_trump:
-            continue
-        shift = suit * RANKS_PER_SUIT
-        mine = (hand >> shift) & SUIT_BITS
-        if mine:
-            highest = ((other >> shift) & SUIT_BITS).bit_length()  # their highest rank + 1, 0 without the suit
-            count += (mine >> highest).bit_count()
-    return count
+    beaters = core.BEATERS[other_trump]
+    return sum(1 for card in core.moves_of_mask(hand) if not beaters[card] & other)
 
 
 def features(state: core.State) -> list[float]:
