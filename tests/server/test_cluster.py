@@ -554,9 +554,12 @@ def test_a_seat_kept_for_a_rematch_is_refused_on_every_process_and_its_player_wi
         assert status == 200 and [seat["kind"] for seat in info["seats"]] == ["human", "free"], info
         until = info["seats"][1]["held_until"]
         assert until is not None and until > time.time() + 60, info  # the default hold: 2 minutes
+        assert info["rematch_of"] == table_id, info  # where its kept seat's player asks for it, on any process
         if n == 0:
             _until(lambda: _listed(other, new_id) is not None, "the other process lists the new table")
-            assert [seat["held_until"] for seat in _listed(other, new_id)["seats"]] == [None, until]  # type: ignore[index]
+            listed = _listed(other, new_id)
+            assert listed is not None and listed["rematch_of"] == table_id
+            assert [seat["held_until"] for seat in listed["seats"]] == [None, until]
         start = threading.Barrier(2)
 
         def post(server: Server, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
