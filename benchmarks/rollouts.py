@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players.arena import play_out, seatings, wilson, winner
-from rules.players.mcts import MCTSPlayer
+from rules.players.mcts import MCTSPlayer, Rollouts, evaluate
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def play(pairing: Pairing) -> tuple[Pairing, int, int, float]:
         MCTSPlayer(
             seconds=pairing.seconds,
             seed=pairing.seed * 1_000_003 + pairing.deal * 101 + seat * 11 + side,
-            rollout_plies=pairing.plies[side],
+            rollouts=Rollouts(pairing.plies[side], evaluate),
         )
         for seat, side in enumerate(pairing.seating)
     ]

@@ -111,10 +111,12 @@ def search(
     rng: random.Random,
     iterations: int | None = None,
     seconds: float | None = None,
-    rollout_plies: int = ROLLOUT_PLIES,
-    score: Score = evaluate,
+    rollouts: Rollouts = HAND_SIZES,
+    duel: Rollouts | None = None,
 ) -> int:
-    """The most visited move at the root after the given budget (at least one iteration)."""
+    """The most visited move at the root after the given budget (at least one iteration), its rollouts ending as
+    ``rollouts`` say, or in the duel as ``duel`` does if given."""
+    plies, score = duel if duel is not None and view.players == 2 else rollouts
     root = Node(seat=-1)
     deadline = time.monotonic() + seconds if seconds is not None else float("inf")
     limit = iterations if iterations is not None else (1 << 62)
@@ -123,7 +125,7 @@ def search(
         return legal[0]
     done = 0
     while done < limit and (done == 0 or time.monotonic() < deadline):
-        _iterate(root, sample_state(view, rng), rng, rollout_plies, score)
+        _iterate(root, sample_state(view, rng), rng, plies, score)
         done += 1
     return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
 
@@ -167,9 +169,8 @@ def _iterate(root: Node, state: core.State, rng: random.Random, rollout_plies: i
 class MCTSPlayer:
     """MCTS with a budget of ``seconds`` per move or a fixed number of ``iterations`` per move.
 
-    ``score`` scores the position where a rollout stops (the hand sizes, :func:`evaluate`, by default)
-    after ``rollout_plies``; ``duel``, if given, says how rollouts end in the duel instead (the learned
-    score of :mod:`rules.players.learned_score` knows only the duel).
+    ``rollouts`` say how its rollouts end (:data:`HAND_SIZES` by default); ``duel``, if given, says how they end
+    in the duel instead (the learned score of :mod:`rules.players.learned_score` knows only the duel).
     """
 
     def __init__(
@@ -177,16 +178,14 @@ class MCTSPlayer:
         seconds: float | None = None,
         iterations: int | None = None,
         seed: int | None = None,
-        rollout_plies: int = ROLLOUT_PLIES,
-        score: Score = evaluate,
+        rollouts: Rollouts = HAND_SIZES,
         duel: Rollouts | None = None,
     ) -> None:
         if seconds is None and iterations is None:
             seconds = SECONDS
         self.seconds = seconds
         self.iterations = iterations
-        self.rollout_plies = rollout_plies
-        self.score = score
+        self.rollouts = rollouts
         self.duel = duel
         self._rng = random.Random(seed)
         self.name = f"mcts:{iterations}it" if iterations is not None else f"mcts:{seconds:g}"
@@ -194,5 +193,4 @@ class MCTSPlayer:
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
             return choose_trump(view, self._rng)
-        plies, score = self.duel if self.duel is not None and view.players == 2 else (self.rollout_plies, self.score)
-        return event_of(view, search(view, self._rng, self.iterations, self.seconds, plies, score))
+        return event_of(view, search(view, self._rng, self.iterations, self.seconds, self.rollouts, self.duel))

@@ -27,7 +27,7 @@ from rules import core
 from rules.events import Event
 from rules.players import learned_score
 from rules.players.knowledge import duel_state, event_of
-from rules.players.mcts import HAND_SIZES, SECONDS, Rollouts, search
+from rules.players.mcts import SECONDS, Rollouts, search
 from rules.players.random_player import choose_trump
 from rules.players.solver import Solver, SolverLimit, hand_cards
 from rules.state import View
@@ -109,8 +109,7 @@ class PerfectPlayer:
             move = self._exact_move(state)
             if move is not None:
                 return event_of(view, move)
-        plies, score = self.duel_rollouts if view.players == 2 else HAND_SIZES
-        return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds, plies, score))
+        return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds, duel=self.duel_rollouts))
 
     def _new_game(self, game: tuple[object, ...] | None) -> None:
         """Forget the last game: what was proven, announced and failed at, and the solver's table."""

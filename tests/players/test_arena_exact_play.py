@@ -39,7 +39,7 @@ SEED = 3
 positions and runs out of budget at some."""
 
 
-def _greedy_move(view: View, rng: random.Random, *budget_and_rollouts: object) -> int:
+def _greedy_move(view: View, rng: random.Random, *budget: object, **rollouts: object) -> int:
     return move_of(GreedyPlayer(hash(rng.random())).choose(view))  # an int seed: the compiled player checks its types
 
 

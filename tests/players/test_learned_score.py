@@ -67,7 +67,7 @@ def test_mcts_scores_every_unfinished_rollout_with_the_score_it_is_given() -> No
         scored.append(state.to_act)
         return mcts.evaluate(state)
 
-    mcts.search(game.view(seat), random.Random(1), iterations=25, rollout_plies=4, score=counting)
+    mcts.search(game.view(seat), random.Random(1), iterations=25, rollouts=mcts.Rollouts(4, counting))
     assert len(scored) == 25  # 18 cards a hand: no rollout of 4 plies ends the game
 
 
