@@ -24,6 +24,7 @@ import random
 import time
 
 from rules import core
+from rules.analysis import PLAYOUT_PLIES, playout
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players.greedy import noisy_move
@@ -35,8 +36,8 @@ from rules.players.random_player import choose_trump
 RIDGE = 1e-3
 """The ridge penalty on the weights (the bias included), per position: keeps Newton's steps finite."""
 
-LONGEST = 10_000
-"""A playout still going after this many plies counts as a draw (the repetition rule ends every game long before)."""
+LONGEST = PLAYOUT_PLIES
+"""A game of the data still going after this many plies is left (the repetition rule ends every game long before)."""
 
 
 def dealt(seed: int) -> core.State:
@@ -56,14 +57,9 @@ def dealt(seed: int) -> core.State:
 
 
 def finish(state: core.State, rng: random.Random) -> float:
-    """Play ``state`` on to the end by the rollout policy: 1 if the seat to act now wins, ½ a draw, 0 a loss."""
-    seat = state.to_act
-    game = state.copy()
-    for _ in range(LONGEST):
-        if game.outcome is not None:
-            return (core.returns(game)[seat] + 1) / 2
-        core.apply(game, noisy_move(game, rng, ROLLOUT_NOISE))
-    return 0.5
+    """``state`` played on to the end as an estimate's playout is (:func:`rules.analysis.playout`, the rollout
+    policy): 1 if the seat to act now wins, ½ a draw, 0 a loss."""
+    return (playout(state.copy(), rng)[state.to_act] + 1) / 2
 
 
 def positions(seed: int, games: int, every: int, playouts: int) -> list[tuple[int, core.State, float]]:

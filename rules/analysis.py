@@ -244,7 +244,7 @@ def _estimate(
         for _ in range(each):
             work = state.copy()
             core.apply(work, move)
-            rewards = _playout(work, rng)
+            rewards = playout(work, rng)
             for other in range(players):
                 totals[other] += (rewards[other] + 1) / 2
         means = [round(total / each, 3) for total in totals]
@@ -255,7 +255,7 @@ def _estimate(
     return Evaluation("estimate", seat, best, moves=moves, samples=each * len(events), reason=reason, reason_code=code)
 
 
-def _playout(state: core.State, rng: random.Random) -> list[float]:
+def playout(state: core.State, rng: random.Random) -> list[float]:
     """Each seat's result (+1 win, 0 draw, -1 loss) of ``state`` played to its end by the rollout policy.
 
     To its end, not for MCTS's :data:`~rules.players.mcts.ROLLOUT_PLIES` and then a guess from the hand sizes: an
