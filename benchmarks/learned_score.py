@@ -22,6 +22,7 @@ import argparse
 import math
 import random
 import time
+from collections.abc import Callable
 
 from rules import core
 from rules.analysis import PLAYOUT_PLIES, playout
@@ -62,8 +63,10 @@ def finish(state: core.State, rng: random.Random) -> float:
     return (playout(state.copy(), rng)[state.to_act] + 1) / 2
 
 
-def positions(seed: int, games: int, every: int, playouts: int) -> list[tuple[int, core.State, float]]:
-    """The labelled positions: the game each comes from, the position, and its label."""
+def positions(
+    seed: int, games: int, every: int, playouts: int, finish: Callable[[core.State, random.Random], float] = finish
+) -> list[tuple[int, core.State, float]]:
+    """The labelled positions: the game each comes from, the position, and its label (``finish``'s mean)."""
     found = []
     for number in range(games):
         rng = random.Random(f"{seed}/{number}")
@@ -139,13 +142,20 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=8, help="playouts to the end that label a position")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    fit_and_report(args.games, args.every, args.playouts, args.seed)
+
+
+def fit_and_report(
+    games: int, every: int, playouts: int, seed: int, finish: Callable[[core.State, random.Random], float] = finish
+) -> None:
+    """Fit the weights on four games in five of :func:`positions`, and print how well they predict the fifth."""
     started = time.process_time()
-    found = positions(args.seed, args.games, args.every, args.playouts)
+    found = positions(seed, games, every, playouts, finish)
     train = [(features(state), label) for number, state, label in found if number % 5]
     held = [(state, label) for number, state, label in found if number % 5 == 0]
     print(
-        f"{len(found)} positions of {args.games} games ({len(train)} to fit, {len(held)} held out), "
-        f"{args.playouts} playouts each, seed {args.seed}: {time.process_time() - started:.0f} s",
+        f"{len(found)} positions of {games} games ({len(train)} to fit, {len(held)} held out), "
+        f"{playouts} playouts each, seed {seed}: {time.process_time() - started:.0f} s",
         flush=True,
     )
     weights = fit([row for row, _ in train], [label for _, label in train])
