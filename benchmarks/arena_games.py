@@ -12,9 +12,11 @@ depend on the machine.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from rules.players.arena import play_task, tasks, wilson
+from rules.players.arena import Played, Task, play_task, tasks, wilson
 
 
 def main() -> None:
@@ -25,12 +27,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    work = tasks([args.a, args.b], args.games, args.seed, players=2)
+    play(args.a, args.b, args.games, args.seed, args.jobs)
+
+
+def play(a: str, b: str, games: int, seed: int, jobs: int, task: Callable[[Task], Played] = play_task) -> None:
+    """Play the pair's games, ``jobs`` at a time, each game by ``task``, and print each as it ends and the tally."""
+    work = tasks([a, b], games, seed, players=2)
     tally = {1: 0, 0: 0, -1: 0}
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for played in pool.map(play_task, work):
+    # Forked workers inherit what the caller set up (benchmarks.middle_game's bots).
+    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=multiprocessing.get_context("fork")) as pool:
+        for played in pool.map(task, work):
             tally[played.winner] += 1
-            word = {1: args.a, 0: "draw", -1: args.b}[played.winner]
+            word = {1: a, 0: "draw", -1: b}[played.winner]
             seating = "".join(map(str, played.task.seating))
             print(
                 f"deal {played.task.deal:3} seating {seating}: {word}  ({played.a.moves + played.b.moves} moves)",
@@ -38,7 +46,7 @@ def main() -> None:
             )
     rate, low, high = wilson(tally[1], len(work))
     print(
-        f"{args.a} against {args.b}, seed {args.seed}: {tally[1]} wins, {tally[0]} draws, {tally[-1]} losses "
+        f"{a} against {b}, seed {seed}: {tally[1]} wins, {tally[0]} draws, {tally[-1]} losses "
         f"in {len(work)} games; win rate {rate:.1%} (95% interval {low:.1%}-{high:.1%})"
     )
 

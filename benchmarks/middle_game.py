@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
 
+from benchmarks import arena_games
 from benchmarks import learned_score as fitting
 from rules import core
 from rules.analysis import PLAYOUT_NOISE, PLAYOUT_PLIES
@@ -380,29 +379,23 @@ def main() -> None:
     games.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     if args.command == "greedy":
-        for text in args.styles:
-            wins, draws, losses = greedy_match(Style.parse(text), args.deals, args.seed, args.noise)
+        try:
+            styles = [(text, Style.parse(text)) for text in args.styles]
+        except ValueError as error:
+            parser.error(str(error))
+        for text, style in styles:
+            wins, draws, losses = greedy_match(style, args.deals, args.seed, args.noise)
             rate, low, high = arena.wilson(wins, wins + draws + losses)
             print(f"{text}: {wins} wins, {draws} draws, {losses} losses; {rate:.1%} ({low:.1%}-{high:.1%})", flush=True)
     elif args.command == "fit":
         fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, finish=tuned_finish)
     else:
         for spec in (args.a, args.b):
-            bot(spec)  # a bad spec stops here, not in a worker
-        work = arena.tasks([args.a, args.b], args.games, args.seed, players=2)
-        tally = {1: 0, 0: 0, -1: 0}
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=max(1, args.jobs), mp_context=context) as pool:
-            for played in pool.map(play_task, work):
-                tally[played.winner] += 1
-                seating = "".join(map(str, played.task.seating))
-                word = {1: args.a, 0: "draw", -1: args.b}[played.winner]
-                print(f"deal {played.task.deal:3} seating {seating}: {word}", flush=True)
-        rate, low, high = arena.wilson(tally[1], len(work))
-        print(
-            f"{args.a} against {args.b}, seed {args.seed}: {tally[1]} wins, {tally[0]} draws, {tally[-1]} losses "
-            f"in {len(work)} games; win rate {rate:.1%} (95% interval {low:.1%}-{high:.1%})"
-        )
+            try:
+                bot(spec)  # a bad spec stops here, not in a worker
+            except ValueError as error:
+                parser.error(str(error))
+        arena_games.play(args.a, args.b, args.games, args.seed, args.jobs, task=play_task)
 
 
 if __name__ == "__main__":
