@@ -34,7 +34,7 @@ from rules.analysis import PLAYOUT_NOISE, PLAYOUT_PLIES
 from rules.cards import RANKS_PER_SUIT
 from rules.events import Event
 from rules.players import arena, learned_score
-from rules.players.greedy import possible_masks
+from rules.players.greedy import HIGH_TRUMP, TRUMP_PREMIUM, possible_masks
 from rules.players.knowledge import event_of, sample_state, state_of_view
 from rules.players.learned_score import features, win_probability
 from rules.players.levels import parse_bot
@@ -54,8 +54,8 @@ class Style:
     answer costs them.
     """
 
-    premium: int = RANKS_PER_SUIT
-    high: int = 6
+    premium: int = TRUMP_PREMIUM
+    high: int = HIGH_TRUMP - TRUMP_PREMIUM
     hand: int = 4
     take: int = 3
     shed: float = 0.5
