@@ -19,10 +19,13 @@ Deterministic for a seed: the same weights on any machine and on either path (na
 from __future__ import annotations
 
 import argparse
+import functools
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 from rules import core
 from rules.analysis import PLAYOUT_PLIES, playout
@@ -63,21 +66,37 @@ def finish(state: core.State, rng: random.Random) -> float:
     return (playout(state.copy(), rng)[state.to_act] + 1) / 2
 
 
+Finish = Callable[[core.State, random.Random], float]
+"""A position's label from one playout of it: 1 if the seat to act wins, ½ a draw, 0 a loss (:func:`finish`)."""
+
+
 def positions(
-    seed: int, games: int, every: int, playouts: int, finish: Callable[[core.State, random.Random], float] = finish
+    seed: int, games: int, every: int, playouts: int, finish: Finish = finish, jobs: int = 1
 ) -> list[tuple[int, core.State, float]]:
-    """The labelled positions: the game each comes from, the position, and its label (``finish``'s mean)."""
+    """The labelled positions: the game each comes from, the position, and its label (``finish``'s mean).
+
+    The games are labelled ``jobs`` at a time; each game has its own random numbers, so the result is the same."""
+    label = functools.partial(game_positions, seed, every=every, playouts=playouts, finish=finish)
+    if jobs <= 1:
+        return [found for number in range(games) for found in label(number)]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        return [found for each in pool.map(label, range(games)) for found in each]
+
+
+def game_positions(
+    seed: int, number: int, every: int, playouts: int, finish: Finish
+) -> list[tuple[int, core.State, float]]:
+    """The labelled positions of game ``number``: every ``every``-th position of its noisy-greedy play."""
     found = []
-    for number in range(games):
-        rng = random.Random(f"{seed}/{number}")
-        state = dealt(seed * 1_000_003 + number)
-        for ply in range(LONGEST):
-            if state.outcome is not None:
-                break
-            if ply % every == 0:
-                label = sum(finish(state, rng) for _ in range(playouts)) / playouts
-                found.append((number, state.copy(), label))
-            core.apply(state, noisy_move(state, rng, ROLLOUT_NOISE))
+    rng = random.Random(f"{seed}/{number}")
+    state = dealt(seed * 1_000_003 + number)
+    for ply in range(LONGEST):
+        if state.outcome is not None:
+            break
+        if ply % every == 0:
+            label = sum(finish(state, rng) for _ in range(playouts)) / playouts
+            found.append((number, state.copy(), label))
+        core.apply(state, noisy_move(state, rng, ROLLOUT_NOISE))
     return found
 
 
@@ -141,21 +160,20 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=8, help="keep every n-th position of a game")
     parser.add_argument("--playouts", type=int, default=8, help="playouts to the end that label a position")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="games labelled at once (the same result)")
     args = parser.parse_args()
-    fit_and_report(args.games, args.every, args.playouts, args.seed)
+    fit_and_report(args.games, args.every, args.playouts, args.seed, jobs=args.jobs)
 
 
-def fit_and_report(
-    games: int, every: int, playouts: int, seed: int, finish: Callable[[core.State, random.Random], float] = finish
-) -> None:
+def fit_and_report(games: int, every: int, playouts: int, seed: int, finish: Finish = finish, jobs: int = 1) -> None:
     """Fit the weights on four games in five of :func:`positions`, and print how well they predict the fifth."""
-    started = time.process_time()
-    found = positions(seed, games, every, playouts, finish)
+    started = time.perf_counter()
+    found = positions(seed, games, every, playouts, finish, jobs)
     train = [(features(state), label) for number, state, label in found if number % 5]
     held = [(state, label) for number, state, label in found if number % 5 == 0]
     print(
         f"{len(found)} positions of {games} games ({len(train)} to fit, {len(held)} held out), "
-        f"{playouts} playouts each, seed {seed}: {time.process_time() - started:.0f} s",
+        f"{playouts} playouts each, seed {seed}: {time.perf_counter() - started:.0f} s",
         flush=True,
     )
     weights = fit([row for row, _ in train], [label for _, label in train])

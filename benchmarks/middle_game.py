@@ -238,14 +238,19 @@ class VariantPlayer:
 
     def _search(self, view: View) -> int:
         """As :func:`rules.players.mcts.search` with a number of iterations, and this variant's changes."""
+        legal = list(core.legal_moves(sample_state(view, self._rng)))
+        if len(legal) == 1:
+            return legal[0]
+        root = self.tree(lambda: sample_state(view, self._rng))
+        return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
+
+    def tree(self, start: Callable[[], core.State]) -> Node:
+        """The search tree after this variant's iterations, each begun on a fresh ``start()``."""
         rng, variant = self._rng, self.variant
         root = Node(seat=-1)
         minimax: dict[int, float] = {}  # by id of a node: its value for the seat that made its move
-        legal = list(core.legal_moves(sample_state(view, rng)))
-        if len(legal) == 1:
-            return legal[0]
         for _ in range(variant.iterations):
-            state = sample_state(view, rng)
+            state = start()
             path, node = [root], root
             while state.outcome is None:
                 moves = core.legal_moves(state)
@@ -291,7 +296,7 @@ class VariantPlayer:
                     if children:
                         top = max(minimax[id(child)] for child in children)
                         minimax[id(visited)] = top if children[0].seat == visited.seat else -top
-        return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
+        return root
 
 
 class StylePlayer:
@@ -352,6 +357,19 @@ def tuned_finish(state: core.State, rng: random.Random) -> float:
     return (result + 1) / 2
 
 
+@dataclass(frozen=True)
+class SearchLabel:
+    """A position's label from a search of it as ``mcts-learned:Nit`` makes (``iterations``): the mean result of the
+    move it would play, for the seat to act, from [-1, 1] to [0, 1]: a score learned from the search's own judgement."""
+
+    iterations: int
+
+    def __call__(self, state: core.State, rng: random.Random) -> float:
+        root = VariantPlayer(Variant(self.iterations), seed=rng.getrandbits(32)).tree(state.copy)
+        best = max(root.children.values(), key=lambda child: child.visits)
+        return (best.reward / best.visits + 1) / 2
+
+
 def play_task(task: arena.Task) -> arena.Played:
     """:func:`rules.players.arena.play_task` with this module's bots."""
     arena.parse_bot = bot  # type: ignore[assignment]  # in a worker process of this command only
@@ -371,6 +389,8 @@ def main() -> None:
     fit.add_argument("--every", type=int, default=8)
     fit.add_argument("--playouts", type=int, default=8)
     fit.add_argument("--seed", type=int, default=1)
+    fit.add_argument("--search", type=int, default=0, help="label by a search of N iterations, not tuned playouts")
+    fit.add_argument("--jobs", type=int, default=1)
     games = commands.add_parser("arena", help="the arena's games, with variants")
     games.add_argument("a")
     games.add_argument("b")
@@ -388,7 +408,8 @@ def main() -> None:
             rate, low, high = arena.wilson(wins, wins + draws + losses)
             print(f"{text}: {wins} wins, {draws} draws, {losses} losses; {rate:.1%} ({low:.1%}-{high:.1%})", flush=True)
     elif args.command == "fit":
-        fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, finish=tuned_finish)
+        label = SearchLabel(args.search) if args.search else tuned_finish
+        fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, label, args.jobs)
     else:
         for spec in (args.a, args.b):
             try:

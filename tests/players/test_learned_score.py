@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from benchmarks.learned_score import fit
+from benchmarks.learned_score import fit, positions
 from rules import core
 from rules.cards import Card, mask_of
 from rules.game import Game
@@ -116,3 +116,10 @@ def test_with_three_players_mcts_learned_plays_as_mcts() -> None:
         move = learned.choose(game.view(seat))
         assert move == plain.choose(game.view(seat))
         game.push(move)
+
+
+def test_the_benchmark_labels_the_same_positions_alike_whether_one_game_at_a_time_or_two() -> None:
+    alone, together = positions(3, games=3, every=40, playouts=1), positions(3, games=3, every=40, playouts=1, jobs=2)
+    assert [(number, label) for number, _, label in alone] == [(number, label) for number, _, label in together]
+    assert [state.key() for _, state, _ in alone] == [state.key() for _, state, _ in together]
+    assert {number for number, _, _ in alone} == {0, 1, 2}
