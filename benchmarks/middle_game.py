@@ -8,11 +8,11 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
     python -m benchmarks.middle_game arena A B [--games 40] [--seed 1] [--jobs 1]
 
 - ``greedy``: the greedy player with other constants (a *style*, such as ``premium=4,shed=1``: see
-  :class:`Style`) against the greedy player as it is, on ``--deals`` dealt duels, seats swapped, both
-  sides playing a random move with probability ``--noise`` (0.1: as MCTS's rollouts play).
+  :func:`parse_style`) against its :data:`~rules.players.greedy.CLASSIC` style, on ``--deals`` dealt duels,
+  seats swapped, both sides playing a random move with probability ``--noise`` (0.1: as MCTS's rollouts play).
 - ``fit``: the learned score (:mod:`rules.players.learned_score`) fitted as ``benchmarks.learned_score``
-  fits it, on the same kind of positions, but labelled by playouts of the greedy player of
-  :data:`TUNED` instead of the rollouts' own policy: the weights of :data:`TUNED_WEIGHTS`.
+  fits it, on the same kind of positions, but labelled by playouts of the greedy player's
+  :data:`~rules.players.greedy.TUNED` style instead of the rollouts' own policy: the weights of :data:`TUNED_WEIGHTS`.
 - ``arena``: the games of ``trumps arena A B`` (the same deals, seatings and bot seeds), where ``A`` or
   ``B`` may also be ``greedy-style:STYLE`` (a greedy player of that style) or a variant of
   ``mcts-learned:Nit``, written ``variant:Nit`` or ``variant:Nit:KEY=VALUE,...`` (see :class:`Variant`).
@@ -25,17 +25,16 @@ import argparse
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from benchmarks import arena_games
 from benchmarks import learned_score as fitting
 from rules import core
 from rules.analysis import PLAYOUT_NOISE, PLAYOUT_PLIES
-from rules.cards import RANKS_PER_SUIT
 from rules.events import Event
 from rules.players import arena, learned_score
-from rules.players.greedy import HIGH_TRUMP, TRUMP_PREMIUM, possible_masks
-from rules.players.knowledge import event_of, sample_state, state_of_view
+from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, heuristic_move, style
+from rules.players.knowledge import event_of, sample_state
 from rules.players.learned_score import features, win_probability
 from rules.players.levels import parse_bot
 from rules.players.mcts import EXPLORATION, ROLLOUT_NOISE, Node
@@ -43,91 +42,24 @@ from rules.players.random_player import choose_trump
 from rules.state import View
 
 
-@dataclass(frozen=True)
-class Style:
-    """The constants of the greedy player's rules of thumb (:mod:`rules.players.greedy`); the defaults are its own.
-
-    ``premium``: added to the rank of a card of one's own trump (its cost); ``high``: the rank (6, the queen)
-    from which a trump is spent reluctantly; ``hand`` and ``take``: such a trump is kept, and the pile taken,
-    while the hand holds more than ``hand`` cards and a take would take at most ``take``; ``shed``: at a lead
-    or a second card the next player can beat, the weight of the card's own cost against what the cheapest
-    answer costs them.
-    """
-
-    premium: int = TRUMP_PREMIUM
-    high: int = HIGH_TRUMP - TRUMP_PREMIUM
-    hand: int = 4
-    take: int = 3
-    shed: float = 0.5
-
-    @classmethod
-    def parse(cls, text: str) -> Style:
-        """A style from ``key=value,...``, the keys being the fields; the others keep their defaults."""
-        if not text:
-            return cls()
-        kinds = {field.name: (float if field.name == "shed" else int) for field in fields(cls)}
-        values: dict[str, float] = {}
-        for item in text.split(","):
-            key, _, value = item.partition("=")
-            if key not in kinds:
-                raise ValueError(f"unknown key {key!r} in the style {text!r}: use {', '.join(kinds)}")
-            values[key] = kinds[key](value)
-        return replace(cls(), **values)  # type: ignore[arg-type]
-
-    def policy(self) -> Callable[[core.State, Sequence[int]], int]:
-        """The greedy move of this style, as :func:`rules.players.greedy.heuristic_move` (``possible``: per seat,
-        the cards it may hold)."""
-        costs = tuple(
-            tuple(
-                card % RANKS_PER_SUIT + (self.premium if card // RANKS_PER_SUIT == trump else 0) for card in range(36)
-            )
-            for trump in range(4)
-        )
-        reluctant = self.premium + self.high
-
-        def cheapest(mask: int, cost: tuple[int, ...]) -> int:
-            return min(core.moves_of_mask(mask), key=lambda card: (cost[card], card))
-
-        def move(state: core.State, possible: Sequence[int]) -> int:
-            seat = state.to_act
-            hand, trump = state.hands[seat], state.trumps[seat]
-            cost = costs[trump]
-            if state.phase == core.RESPOND:
-                mask = core.legal_mask(state)
-                beaters = mask & ~core.TAKE_BIT
-                if not beaters:
-                    return core.TAKE
-                if beaters & hand == hand:
-                    return beaters.bit_length() - 1
-                card = cheapest(beaters, cost)
-                if (
-                    mask & core.TAKE_BIT
-                    and cost[card] >= reluctant
-                    and hand.bit_count() > self.hand
-                    and core.take_count(state.pile[-1], len(state.pile), trump) <= self.take
-                ):
-                    return core.TAKE
-                return card
-            following = core.next_seat(state.hands, seat) if hand.bit_count() > 1 else -1
-            if following < 0:
-                return hand.bit_length() - 1
-            their, their_cost = possible[following], costs[state.trumps[following]]
-            their_beaters = core.BEATERS[state.trumps[following]]
-
-            def value(card: int) -> float:
-                answers = their & their_beaters[card]
-                if not answers:
-                    return 100.0 - cost[card]
-                return their_cost[cheapest(answers, their_cost)] - cost[card] * self.shed
-
-            return max(core.moves_of_mask(hand), key=lambda card: (value(card), -card))
-
-        return move
+def parse_style(text: str) -> Style:
+    """The greedy player's :class:`~rules.players.greedy.Style` of ``key=value,...``, the keys being the arguments
+    of :func:`~rules.players.greedy.style` (``premium``, ``high``, ``hand``, ``take``, ``shed``); the others as they
+    are."""
+    kinds = {"premium": int, "high": int, "hand": int, "take": int, "shed": float}
+    values: dict[str, float] = {}
+    for item in text.split(",") if text else ():
+        key, _, value = item.partition("=")
+        if key not in kinds:
+            raise ValueError(f"unknown key {key!r} in the style {text!r}: use {', '.join(kinds)}")
+        values[key] = kinds[key](value)
+    return style(**values)  # type: ignore[arg-type]
 
 
-TUNED = Style(premium=4, shed=1.0)
-"""The best of the styles tried: against the greedy player as it is, wins 74.8% of 4,000 duels with noise 0.1
-(``greedy --deals 2000 premium=4,shed=1``) and 80.3% of 6,000 without (``--noise 0 --deals 3000``)."""
+def policy(of: Style) -> Callable[[core.State, Sequence[int]], int]:
+    """The greedy move in the style ``of``."""
+    return lambda state, possible: heuristic_move(state, possible, of)
+
 
 # `python -m benchmarks.middle_game fit --games 400 --every 8 --playouts 8 --seed 1` (2026-12-05): 16,143 positions.
 TUNED_WEIGHTS = (
@@ -148,7 +80,30 @@ TUNED_WEIGHTS = (
     -0.1372,
     0.0527,
 )
-"""The learned score's weights fitted to playouts of :data:`TUNED`'s greedy player (``fit``)."""
+"""The learned score's weights fitted to playouts of the greedy player's tuned style (``fit``)."""
+
+
+# `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05): 15,558 positions.
+SEARCH_WEIGHTS = (
+    0.0717,
+    -0.7887,
+    0.7505,
+    0.9199,
+    -0.5634,
+    0.6070,
+    -0.5543,
+    0.1327,
+    -0.1460,
+    0.2924,
+    -0.2670,
+    0.0908,
+    -0.1375,
+    0.0327,
+    -0.0564,
+    0.1324,
+)
+"""The learned score's weights fitted to what a search of 500 iterations (as ``mcts-learned``) makes of each
+position (``fit --search 500``)."""
 
 
 def noisy(
@@ -164,12 +119,20 @@ def noisy(
     return move
 
 
-def tuned_score(state: core.State) -> list[float]:
-    """:func:`rules.players.learned_score.evaluate` with :data:`TUNED_WEIGHTS`."""
-    if state.outcome is not None:
-        return core.returns(state)
-    score = 2 * win_probability(features(state), TUNED_WEIGHTS) - 1
-    return [score, -score] if state.to_act == 0 else [-score, score]
+def learned(weights: tuple[float, ...]) -> Callable[[core.State], list[float]]:
+    """:func:`rules.players.learned_score.evaluate` with other ``weights``."""
+
+    def score(state: core.State) -> list[float]:
+        if state.outcome is not None:
+            return core.returns(state)
+        chance = 2 * win_probability(features(state), weights) - 1
+        return [chance, -chance] if state.to_act == 0 else [-chance, chance]
+
+    return score
+
+
+SCORES = {"learned": learned_score.evaluate, "tuned": learned(TUNED_WEIGHTS), "search": learned(SEARCH_WEIGHTS)}
+"""The scores a variant's rollouts may end with: the learned score's, or its weights of ``fit`` or ``fit --search``."""
 
 
 @dataclass(frozen=True)
@@ -181,8 +144,8 @@ class Variant:
       the search ranks a move by ``(1 - ALPHA)`` times its mean result plus ``ALPHA`` times that value;
     - ``explore=C``: the exploration constant (0.7);
     - ``plies=P``: how many plies a rollout plays before it is scored (10);
-    - ``policy=tuned``: the rollouts' moves by the greedy player of :data:`TUNED` (with the same noise);
-    - ``score=tuned``: the rollouts scored with :data:`TUNED_WEIGHTS`;
+    - ``policy=tuned``: the rollouts' moves in the greedy player's tuned style (with the same noise);
+    - ``score=tuned`` or ``score=search``: the rollouts scored with :data:`TUNED_WEIGHTS` or :data:`SEARCH_WEIGHTS`;
     - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie).
     """
 
@@ -210,8 +173,8 @@ class Variant:
                 )
             values[key] = {"float": float, "int": int, "str": str}[str(kinds[key])](value)
         variant = cls(**values)  # type: ignore[arg-type]
-        if variant.policy not in ("greedy", "tuned") or variant.score not in ("learned", "tuned"):
-            raise ValueError(f"{spec!r}: policy and score are 'tuned' or their default")
+        if variant.policy not in ("greedy", "tuned") or variant.score not in SCORES:
+            raise ValueError(f"{spec!r}: the policy is greedy or tuned, the score learned, tuned or search")
         return variant
 
 
@@ -222,9 +185,8 @@ class VariantPlayer:
         self.variant = variant
         self.name = "variant"
         self._rng = random.Random(seed)
-        style = TUNED if variant.policy == "tuned" else Style()
-        self._rollout = noisy(style.policy(), ROLLOUT_NOISE)
-        self._score = tuned_score if variant.score == "tuned" else learned_score.evaluate
+        self._rollout = noisy(policy(TUNED if variant.policy == "tuned" else CLASSIC), ROLLOUT_NOISE)
+        self._score = SCORES[variant.score]
 
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
@@ -299,27 +261,12 @@ class VariantPlayer:
         return root
 
 
-class StylePlayer:
-    """The greedy player (with no noise) of a :class:`Style`."""
-
-    def __init__(self, style: Style, seed: int | None) -> None:
-        self.name = "greedy-style"
-        self._rng = random.Random(seed)
-        self._policy = style.policy()
-
-    def choose(self, view: View) -> Event:
-        if view.phase == "trump_choice":
-            return choose_trump(view, self._rng)
-        state = state_of_view(view, self._rng)
-        return event_of(view, self._policy(state, possible_masks(view, state)))
-
-
 def bot(spec: str, seed: int | None = None) -> object:
     """The arena's bot of ``spec``, or a variant or greedy style of this module."""
     if spec.startswith("variant:"):
         return VariantPlayer(Variant.parse(spec), seed)
     if spec.startswith("greedy-style:"):
-        return StylePlayer(Style.parse(spec.partition(":")[2]), seed)
+        return GreedyPlayer(seed, style=parse_style(spec.partition(":")[2]))
     return parse_bot(spec, seed)
 
 
@@ -333,10 +280,10 @@ def duel(deal: int, policies: Sequence[Callable[[core.State, random.Random], int
     return 0.0
 
 
-def greedy_match(style: Style, deals: int, seed: int, noise: float) -> tuple[int, int, int]:
+def greedy_match(tried_style: Style, deals: int, seed: int, noise: float) -> tuple[int, int, int]:
     """Wins, draws and losses of ``style``'s greedy player against the greedy player as it is, seats swapped."""
     rng = random.Random(seed)
-    tried, classic = noisy(style.policy(), noise), noisy(Style().policy(), noise)
+    tried, classic = noisy(policy(tried_style), noise), noisy(policy(CLASSIC), noise)
     tally = [0, 0, 0]
     for number in range(deals):
         deal = seed * 7919 + number
@@ -346,8 +293,8 @@ def greedy_match(style: Style, deals: int, seed: int, noise: float) -> tuple[int
 
 
 def tuned_finish(state: core.State, rng: random.Random) -> float:
-    """As :func:`benchmarks.learned_score.finish`, the playout played by :data:`TUNED`'s greedy player."""
-    seat, move = state.to_act, noisy(TUNED.policy(), PLAYOUT_NOISE)
+    """As :func:`benchmarks.learned_score.finish`, the playout played in the greedy player's tuned style."""
+    seat, move = state.to_act, noisy(policy(TUNED), PLAYOUT_NOISE)
     state = state.copy()
     for _ply in range(PLAYOUT_PLIES):
         if state.outcome is not None:
@@ -400,7 +347,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "greedy":
         try:
-            styles = [(text, Style.parse(text)) for text in args.styles]
+            styles = [(text, parse_style(text)) for text in args.styles]
         except ValueError as error:
             parser.error(str(error))
         for text, style in styles:

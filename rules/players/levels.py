@@ -4,7 +4,7 @@ Levels (``trumps play --level``):
 
 ========  =================================================================
 easy      greedy rules of thumb, but a random move one time in three
-medium    greedy rules of thumb (:mod:`rules.players.greedy`)
+medium    greedy rules of thumb (:mod:`rules.players.greedy`), in the tuned style
 hard      MCTS, 0.2 s per move (:mod:`rules.players.mcts`), in the duel
           with the learned score (``mcts-learned``)
 perfect   exact play wherever the solver settles the duel position (2 s
@@ -15,7 +15,9 @@ perfect   exact play wherever the solver settles the duel position (2 s
 Bot specifications (``trumps arena``) are ``NAME[:PARAMETER]``:
 
 - ``random``
-- ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``)
+- ``greedy`` or ``greedy:NOISE`` (probability of a random move, e.g. ``greedy:0.3``): the rules of thumb
+  as MCTS's rollouts play them; ``greedy-tuned`` or ``greedy-tuned:NOISE`` the same in the tuned style
+  (:data:`~rules.players.greedy.TUNED`), the ``medium`` level
 - ``mcts`` (0.2 s per move), ``mcts:SECONDS`` (e.g. ``mcts:0.5``) or ``mcts:Nit``
   (``N`` iterations per move, deterministic: ``mcts:300it``)
 - ``mcts-learned`` with the same parameters: MCTS whose rollouts in the duel stop after
@@ -37,7 +39,7 @@ from rules.events import Event
 from rules.locale import N_, Message
 from rules.players import learned_score
 from rules.players.base import Player
-from rules.players.greedy import GreedyPlayer
+from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer
 from rules.players.mcts import MCTSPlayer
 from rules.players.perfect import SOLVER_SECONDS, PerfectPlayer
 from rules.players.random_player import RandomPlayer
@@ -51,7 +53,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "easy":
         return GreedyPlayer(seed, noise=1 / 3)
     if level == "medium":
-        return GreedyPlayer(seed)
+        return GreedyPlayer(seed, style=TUNED)
     if level == "hard":
         return MCTSPlayer(seed=seed, duel=learned_score.ROLLOUTS)
     if level == "perfect":
@@ -79,8 +81,9 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
     name, _, parameter = spec.partition(":")
     if name == "random" and not parameter:
         return RandomPlayer(seed)
-    if name == "greedy":
-        return GreedyPlayer(seed, noise=min(1.0, _number(spec, parameter)) if parameter else 0.0)
+    if name in ("greedy", "greedy-tuned"):
+        noise = min(1.0, _number(spec, parameter)) if parameter else 0.0
+        return GreedyPlayer(seed, noise=noise, style=TUNED if name == "greedy-tuned" else CLASSIC)
     if name == "mcts":
         return _mcts(spec, parameter, seed)
     if name == "mcts-learned":
@@ -97,7 +100,8 @@ def parse_bot(spec: str, seed: int | None = None) -> Player:
         player.name = name
         return player
     message = N_(
-        "unknown bot {spec!r}: use random, greedy[:NOISE], mcts[:SECONDS|:Nit], mcts-learned[:SECONDS|:Nit], "
+        "unknown bot {spec!r}: use random, greedy[:NOISE], greedy-tuned[:NOISE], mcts[:SECONDS|:Nit], "
+        "mcts-learned[:SECONDS|:Nit], "
         "perfect[:SECONDS], "
         "or a level (easy, medium, hard)"
     )

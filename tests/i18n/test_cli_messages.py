@@ -46,7 +46,7 @@ DEAL = ROOT / "spec" / "vectors" / "full_game_duel.jsonl"
 # and values typed as they are, technical names.
 SAME_EVERYWHERE = {
     *("trumps", "play", "replay", "solve", "arena", "bench", "spec", "serve", "loadtest", "help"),
-    *("random", "greedy", "mcts", "learned", "nit", "perfect", "solver", "easy", "medium", "hard", "bot"),
+    *("random", "greedy", "mcts", "learned", "tuned", "nit", "perfect", "solver", "easy", "medium", "hard", "bot"),
     *("elo", "cpu", "postgresql", "sqlite", "websocket", "full", "normal", "sync", "synchronous", "rate", "burst"),
     "max",  # Czech and Romanian write "max." for the largest latency
 }

@@ -1,39 +1,14 @@
-"""The middle-game benchmark's players (:mod:`benchmarks.middle_game`) start from the real ones: with nothing
-changed they play move for move as the greedy player and ``mcts-learned``, so its figures measure the change alone."""
+"""The middle-game benchmark's MCTS variant (:mod:`benchmarks.middle_game`) starts from the real search: with nothing
+changed it plays move for move as ``mcts-learned``, so its figures measure the change alone."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from benchmarks.learned_score import dealt
-from benchmarks.middle_game import Style, Variant, VariantPlayer, bot
-from rules import core
+from benchmarks.middle_game import Variant, VariantPlayer, bot
 from rules.game import Game
 from rules.options import RuleSet
-from rules.players.greedy import heuristic_move, noisy_move
 from rules.players.levels import parse_bot
-
-
-def test_the_default_style_is_the_greedy_player_at_every_position_of_noisy_duels() -> None:
-    policy, rng, compared = Style().policy(), random.Random(3), 0
-    for deal in range(12):
-        state = dealt(deal)
-        while state.outcome is None and compared < 6000:
-            assert policy(state, state.hands) == heuristic_move(state, state.hands)
-            compared += 1
-            core.apply(state, noisy_move(state, rng, 0.3))
-    assert compared > 2000
-
-
-def test_a_style_changes_the_greedy_move_somewhere() -> None:
-    tuned, rng = Style.parse("premium=4,shed=1").policy(), random.Random(4)
-    state, differ = dealt(1), 0
-    while state.outcome is None:
-        differ += tuned(state, state.hands) != heuristic_move(state, state.hands)
-        core.apply(state, noisy_move(state, rng, 0.3))
-    assert differ
 
 
 def test_the_variant_with_nothing_changed_plays_as_mcts_learned() -> None:
@@ -71,7 +46,8 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
     [
         ("variant:30", "variant:Nit"),
         ("variant:30it:depth=3", "unknown key 'depth'"),
-        ("variant:30it:policy=best", "policy and score"),
+        ("variant:30it:policy=best", "the policy is greedy or tuned"),
+        ("variant:30it:score=best", "the score learned, tuned or search"),
         ("greedy-style:premium=4,risk=1", "unknown key 'risk'"),
     ],
 )
