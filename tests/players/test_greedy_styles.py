@@ -6,8 +6,7 @@ import random
 
 from benchmarks.learned_score import dealt
 from rules import core
-from rules.game import Game
-from rules.options import RuleSet
+from rules.players.arena import play_game
 from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, heuristic_move, noisy_move, style
 from rules.players.levels import make_player, parse_bot
 
@@ -49,15 +48,6 @@ def test_medium_plays_the_tuned_style_and_the_arena_names_both() -> None:
     assert isinstance(easy, GreedyPlayer) and easy.style == CLASSIC and easy.noise > 0
 
 
-def test_the_medium_level_plays_legal_moves_to_the_end_with_three_players() -> None:
-    game, bots = Game(RuleSet(players=3), seed=4), [make_player("medium", seed=seat) for seat in range(3)]
-    while not game.is_over():
-        if game.phase == "deal":
-            game.push(game.sample_deal())
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view(seat)
-        move = bots[seat].choose(view)
-        assert view.phase == "trump_choice" or move in view.legal_moves
-        game.push(move)
+def test_the_medium_level_plays_to_the_end_with_three_players() -> None:
+    game = play_game([make_player("medium", seed=seat) for seat in range(3)], seed=4)  # an illegal move is refused
+    assert game.is_over() and game.outcome is not None
