@@ -22,6 +22,7 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -35,7 +36,6 @@ from rules.events import Event
 from rules.players import arena, learned_score
 from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, heuristic_move, style
 from rules.players.knowledge import event_of, sample_state
-from rules.players.learned_score import features, win_probability
 from rules.players.levels import parse_bot
 from rules.players.mcts import EXPLORATION, ROLLOUT_NOISE, Node
 from rules.players.random_player import choose_trump
@@ -83,7 +83,8 @@ TUNED_WEIGHTS = (
 """The learned score's weights fitted to playouts of the greedy player's tuned style (``fit``)."""
 
 
-# `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05): 15,558 positions.
+# `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05, the searches scoring with
+# the learned score's WEIGHTS of that day): 15,558 positions.
 SEARCH_WEIGHTS = (
     0.0717,
     -0.7887,
@@ -119,19 +120,11 @@ def noisy(
     return move
 
 
-def learned(weights: tuple[float, ...]) -> Callable[[core.State], list[float]]:
-    """:func:`rules.players.learned_score.evaluate` with other ``weights``."""
-
-    def score(state: core.State) -> list[float]:
-        if state.outcome is not None:
-            return core.returns(state)
-        chance = 2 * win_probability(features(state), weights) - 1
-        return [chance, -chance] if state.to_act == 0 else [-chance, chance]
-
-    return score
-
-
-SCORES = {"learned": learned_score.evaluate, "tuned": learned(TUNED_WEIGHTS), "search": learned(SEARCH_WEIGHTS)}
+SCORES = {
+    "learned": learned_score.evaluate,
+    "tuned": functools.partial(learned_score.evaluate, weights=TUNED_WEIGHTS),
+    "search": functools.partial(learned_score.evaluate, weights=SEARCH_WEIGHTS),
+}
 """The scores a variant's rollouts may end with: the learned score's, or its weights of ``fit`` or ``fit --search``."""
 
 

@@ -130,14 +130,15 @@ def win_probability(values: list[float], weights: tuple[float, ...] = WEIGHTS) -
     return 1 / (1 + math.exp(-z))
 
 
-def evaluate(state: core.State) -> list[float]:
-    """Each seat's score in [-1, 1]: the real result if the game is over, else ``2p - 1`` from the learned chance.
+def evaluate(state: core.State, weights: tuple[float, ...] = WEIGHTS) -> list[float]:
+    """Each seat's score in [-1, 1]: the real result if the game is over, else ``2p - 1`` from the learned chance
+    (of the regression with ``weights``).
 
     With three or four players (the regression knows only the duel) it is the hand sizes' score.
     """
     if state.outcome is not None or state.players != 2:
         return hand_sizes(state)
-    score = 2 * win_probability(features(state)) - 1
+    score = 2 * win_probability(features(state), weights) - 1
     return [score, -score] if state.to_act == 0 else [-score, score]
 
 
