@@ -12,7 +12,7 @@ Run ``python -m benchmarks.learned_score [--games 400] [--every 8] [--playouts 8
 
 Prints the log-loss and the accuracy (the side with the better chance wins) on the held-out positions,
 of the fit and of the hand sizes' score that MCTS uses by default (its value for the seat to act,
-from [-1, 1] to a chance), and the weights to paste into :data:`~rules.players.learned_score.WEIGHTS`.
+from [-1, 1] to a chance), and the weights to paste into :data:`PLAYOUT_WEIGHTS`.
 Deterministic for a seed: the same weights on any machine and on either path (native or pure Python).
 """
 
@@ -36,6 +36,29 @@ from rules.players.knowledge import duel_state
 from rules.players.learned_score import FEATURES, features, win_probability
 from rules.players.mcts import ROLLOUT_NOISE, evaluate
 from rules.players.random_player import choose_trump
+
+# `python -m benchmarks.learned_score --games 400 --every 8 --playouts 8 --seed 1` (2026-12-05): 15,527 positions.
+PLAYOUT_WEIGHTS = (
+    -0.0166,
+    -0.8103,
+    0.8290,
+    0.7073,
+    -0.4111,
+    0.5770,
+    -0.6540,
+    0.0730,
+    -0.0804,
+    0.3133,
+    -0.2839,
+    -0.0260,
+    0.0449,
+    0.0688,
+    -0.1133,
+    0.0560,
+)
+"""The weights this command prints: the first fit, to playouts. The search that labels the positions of the second
+fit (``python -m benchmarks.middle_game fit --search 500``, the weights in use) scores its rollouts with these, and
+MCTS with them was ``mcts-learned`` until the second fit replaced them (docs/players.md)."""
 
 RIDGE = 1e-3
 """The ridge penalty on the weights (the bias included), per position: keeps Newton's steps finite."""

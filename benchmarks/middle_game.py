@@ -1,10 +1,11 @@
-"""Ideas for the duel's middle game that were measured and not kept, so that their figures can be run again.
+"""Ideas for the duel's middle game, measured so that their figures can be run again.
 
-docs/players.md ("Tried for the middle game") has the figures and why none of these is in the players.
+docs/players.md ("Tried for the middle game") has the figures: the ``medium`` level's tuned greedy style and the
+learned score's weights in use came from here, and everything else was not kept.
 Three commands, each deterministic for its seed (bots counted in iterations, never in seconds):
 
     python -m benchmarks.middle_game greedy [--deals 5000] [--seed 1] [--noise 0.1] STYLE [STYLE ...]
-    python -m benchmarks.middle_game fit [--games 400] [--every 8] [--playouts 8] [--seed 1]
+    python -m benchmarks.middle_game fit [--games 400] [--every 8] [--playouts 8] [--seed 1] [--search N] [--jobs 1]
     python -m benchmarks.middle_game arena A B [--games 40] [--seed 1] [--jobs 1]
 
 - ``greedy``: the greedy player with other constants (a *style*, such as ``premium=4,shed=1``: see
@@ -12,7 +13,10 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
   seats swapped, both sides playing a random move with probability ``--noise`` (0.1: as MCTS's rollouts play).
 - ``fit``: the learned score (:mod:`rules.players.learned_score`) fitted as ``benchmarks.learned_score``
   fits it, on the same kind of positions, but labelled by playouts of the greedy player's
-  :data:`~rules.players.greedy.TUNED` style instead of the rollouts' own policy: the weights of :data:`TUNED_WEIGHTS`.
+  :data:`~rules.players.greedy.TUNED` style instead of the rollouts' own policy: the weights of :data:`TUNED_WEIGHTS`;
+  with ``--search N``, labelled by a search of ``N`` iterations instead (:class:`SearchLabel`): with
+  ``--search 500 --playouts 1`` the learned score's weights in use
+  (:data:`~rules.players.learned_score.WEIGHTS`).
 - ``arena``: the games of ``trumps arena A B`` (the same deals, seatings and bot seeds), where ``A`` or
   ``B`` may also be ``greedy-style:STYLE`` (a greedy player of that style) or a variant of
   ``mcts-learned:Nit``, written ``variant:Nit`` or ``variant:Nit:KEY=VALUE,...`` (see :class:`Variant`).
@@ -83,30 +87,6 @@ TUNED_WEIGHTS = (
 """The learned score's weights fitted to playouts of the greedy player's tuned style (``fit``)."""
 
 
-# `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05, the searches scoring with
-# the learned score's WEIGHTS of that day): 15,558 positions.
-SEARCH_WEIGHTS = (
-    0.0717,
-    -0.7887,
-    0.7505,
-    0.9199,
-    -0.5634,
-    0.6070,
-    -0.5543,
-    0.1327,
-    -0.1460,
-    0.2924,
-    -0.2670,
-    0.0908,
-    -0.1375,
-    0.0327,
-    -0.0564,
-    0.1324,
-)
-"""The learned score's weights fitted to what a search of 500 iterations (as ``mcts-learned``) makes of each
-position (``fit --search 500``)."""
-
-
 def noisy(
     policy: Callable[[core.State, Sequence[int]], int], noise: float
 ) -> Callable[[core.State, random.Random], int]:
@@ -122,10 +102,11 @@ def noisy(
 
 SCORES = {
     "learned": learned_score.evaluate,
+    "playouts": functools.partial(learned_score.evaluate, weights=fitting.PLAYOUT_WEIGHTS),
     "tuned": functools.partial(learned_score.evaluate, weights=TUNED_WEIGHTS),
-    "search": functools.partial(learned_score.evaluate, weights=SEARCH_WEIGHTS),
 }
-"""The scores a variant's rollouts may end with: the learned score's, or its weights of ``fit`` or ``fit --search``."""
+"""The scores a variant's rollouts may end with: the learned score's weights in use, the first fit's (to playouts:
+``mcts-learned`` until the second fit replaced them), or those of ``fit`` (to the tuned greedy player's playouts)."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +119,8 @@ class Variant:
     - ``explore=C``: the exploration constant (0.7);
     - ``plies=P``: how many plies a rollout plays before it is scored (10);
     - ``policy=tuned``: the rollouts' moves in the greedy player's tuned style (with the same noise);
-    - ``score=tuned`` or ``score=search``: the rollouts scored with :data:`TUNED_WEIGHTS` or :data:`SEARCH_WEIGHTS`;
+    - ``score=playouts`` or ``score=tuned``: the rollouts scored with the first fit's weights
+      (:data:`benchmarks.learned_score.PLAYOUT_WEIGHTS`) or :data:`TUNED_WEIGHTS` (see :data:`SCORES`);
     - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie).
     """
 
@@ -167,7 +149,7 @@ class Variant:
             values[key] = {"float": float, "int": int, "str": str}[str(kinds[key])](value)
         variant = cls(**values)  # type: ignore[arg-type]
         if variant.policy not in ("greedy", "tuned") or variant.score not in SCORES:
-            raise ValueError(f"{spec!r}: the policy is greedy or tuned, the score learned, tuned or search")
+            raise ValueError(f"{spec!r}: the policy is greedy or tuned, the score learned, playouts or tuned")
         return variant
 
 
@@ -299,13 +281,15 @@ def tuned_finish(state: core.State, rng: random.Random) -> float:
 
 @dataclass(frozen=True)
 class SearchLabel:
-    """A position's label from a search of it as ``mcts-learned:Nit`` makes (``iterations``): the mean result of the
-    move it would play, for the seat to act, from [-1, 1] to [0, 1]: a score learned from the search's own judgement."""
+    """A position's label from a search of it of ``iterations``, as ``mcts-learned`` searched with the first fit's
+    weights (``variant:Nit:score=playouts``): the mean result of the move it would play, for the seat to act, from
+    [-1, 1] to [0, 1]. The search is pinned to those weights so that the fit it labels for stays reproducible."""
 
     iterations: int
 
     def __call__(self, state: core.State, rng: random.Random) -> float:
-        root = VariantPlayer(Variant(self.iterations), seed=rng.getrandbits(32)).tree(state.copy)
+        searcher = VariantPlayer(Variant(self.iterations, score="playouts"), seed=rng.getrandbits(32))
+        root = searcher.tree(state.copy)
         best = max(root.children.values(), key=lambda child: child.visits)
         return (best.reward / best.visits + 1) / 2
 
@@ -329,7 +313,7 @@ def main() -> None:
     fit.add_argument("--every", type=int, default=8)
     fit.add_argument("--playouts", type=int, default=8)
     fit.add_argument("--seed", type=int, default=1)
-    fit.add_argument("--search", type=int, default=0, help="label by a search of N iterations, not tuned playouts")
+    fit.add_argument("--search", type=int, default=0, help="label by a search of N iterations (the weights in use)")
     fit.add_argument("--jobs", type=int, default=1)
     games = commands.add_parser("arena", help="the arena's games, with variants")
     games.add_argument("a")

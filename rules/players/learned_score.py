@@ -3,9 +3,11 @@
 MCTS scores a rollout that stops before the game's end (:func:`rules.players.mcts.evaluate`) by the
 hand sizes alone. This module offers a second score for the duel, :func:`evaluate`: a logistic
 regression on :data:`FEATURES` of the position (hand sizes, trumps, the cards of each hand the other
-cannot beat, the pile, the phase), fitted to how games played on by the rollout's own policy end.
-The weights are plain constants (:data:`WEIGHTS`); ``python -m benchmarks.learned_score`` regenerates
-them from a seed and prints how well they predict positions it did not fit on.
+cannot beat, the pile, the phase), fitted to what a short search makes of positions of noisy-greedy duels.
+The weights are plain constants (:data:`WEIGHTS`), fitted in two steps: ``python -m benchmarks.learned_score`` fits
+the regression to how playouts by the rollouts' own policy end and prints how well it predicts positions it did not
+fit on (the first weights); ``python -m benchmarks.middle_game fit --search 500`` fits it to the values a search
+scoring with those first weights gives (the weights in use).
 """
 
 from __future__ import annotations
@@ -49,28 +51,31 @@ FEATURES: Final = (
 )
 """What the regression sees of a duel position, from the seat to act ("I"); see :func:`features`."""
 
-# Fitted by `python -m benchmarks.learned_score --games 400 --every 8 --playouts 8 --seed 1` (2026-12-05), which
-# prints these numbers: 15,527 positions of 400 noisy-greedy duels, each labelled by 8 playouts to the end.
+# Fitted by `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05), which prints these
+# numbers: 15,558 positions of 400 noisy-greedy duels, each labelled by what a search of 500 iterations makes of it
+# (the mean result of the move it would play), that search scoring its rollouts with the first fit's weights
+# (`benchmarks.learned_score.PLAYOUT_WEIGHTS`, fitted to playouts).
 WEIGHTS: Final[tuple[float, ...]] = (
-    -0.0166,  # bias
-    -0.8103,  # my cards / 18
-    0.8290,  # their cards / 18
-    0.7073,  # 1 / (1 + my cards)
-    -0.4111,  # 1 / (1 + their cards)
-    0.5770,  # my trumps / 9
-    -0.6540,  # their trumps / 9
-    0.0730,  # my high trumps / 3
-    -0.0804,  # their high trumps / 3
-    0.3133,  # my cards they cannot beat / 18
-    -0.2839,  # their cards I cannot beat / 18
-    -0.0260,  # pile / 36
-    0.0449,  # I respond
-    0.0688,  # I play a second card
-    -0.1133,  # a take would take / 5
-    0.0560,  # I can beat the top
+    0.0717,  # bias
+    -0.7887,  # my cards / 18
+    0.7505,  # their cards / 18
+    0.9199,  # 1 / (1 + my cards)
+    -0.5634,  # 1 / (1 + their cards)
+    0.6070,  # my trumps / 9
+    -0.5543,  # their trumps / 9
+    0.1327,  # my high trumps / 3
+    -0.1460,  # their high trumps / 3
+    0.2924,  # my cards they cannot beat / 18
+    -0.2670,  # their cards I cannot beat / 18
+    0.0908,  # pile / 36
+    -0.1375,  # I respond
+    0.0327,  # I play a second card
+    -0.0564,  # a take would take / 5
+    0.1324,  # I can beat the top
 )
-"""The regression's weight of each of :data:`FEATURES`: on positions it was not fitted on, it tells the winner
-60.4% of the time, the hand sizes' score 56.7% (log-loss 0.682 against 0.707; a coin's is 0.693)."""
+"""The regression's weight of each of :data:`FEATURES`, fitted to a short search's own values of positions: MCTS
+with them beat MCTS with the first fit's weights (fitted to playouts) in 63 of 100 duels, 2,000 iterations a move
+each (docs/players.md)."""
 
 
 def unbeatable(hand: int, other: int, other_trump: int) -> int:
