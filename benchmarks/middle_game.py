@@ -245,14 +245,21 @@ def bot(spec: str, seed: int | None = None) -> object:
     return parse_bot(spec, seed)
 
 
-def duel(deal: int, policies: Sequence[Callable[[core.State, random.Random], int]], rng: random.Random) -> float:
-    """The duel dealt from ``deal`` played to its end by ``policies`` (seat 0's, seat 1's): seat 0's result."""
-    state = fitting.dealt(deal)
+def played_out(
+    state: core.State, policies: Sequence[Callable[[core.State, random.Random], int]], rng: random.Random
+) -> list[float]:
+    """``state`` played on to its end by ``policies`` (seat 0's, seat 1's): each seat's result (0 for a game still
+    going after :data:`~rules.analysis.PLAYOUT_PLIES`, as :func:`rules.analysis.playout` counts it)."""
     for _ply in range(PLAYOUT_PLIES):
         if state.outcome is not None:
-            return core.returns(state)[0]
+            break
         core.apply(state, policies[state.to_act](state, rng))
-    return 0.0
+    return core.returns(state) if state.outcome is not None else [0.0, 0.0]
+
+
+def duel(deal: int, policies: Sequence[Callable[[core.State, random.Random], int]], rng: random.Random) -> float:
+    """The duel dealt from ``deal`` played to its end by ``policies`` (seat 0's, seat 1's): seat 0's result."""
+    return played_out(fitting.dealt(deal), policies, rng)[0]
 
 
 def greedy_match(tried_style: Style, deals: int, seed: int, noise: float) -> tuple[int, int, int]:
@@ -269,14 +276,8 @@ def greedy_match(tried_style: Style, deals: int, seed: int, noise: float) -> tup
 
 def tuned_finish(state: core.State, rng: random.Random) -> float:
     """As :func:`benchmarks.learned_score.finish`, the playout played in the greedy player's tuned style."""
-    seat, move = state.to_act, noisy(policy(TUNED), PLAYOUT_NOISE)
-    state = state.copy()
-    for _ply in range(PLAYOUT_PLIES):
-        if state.outcome is not None:
-            break
-        core.apply(state, move(state, rng))
-    result = core.returns(state)[seat] if state.outcome is not None else 0.0
-    return (result + 1) / 2
+    move = noisy(policy(TUNED), PLAYOUT_NOISE)
+    return (played_out(state.copy(), (move, move), rng)[state.to_act] + 1) / 2
 
 
 @dataclass(frozen=True)
