@@ -93,13 +93,22 @@ Finish = Callable[[core.State, random.Random], float]
 """A position's label from one playout of it: 1 if the seat to act wins, ½ a draw, 0 a loss (:func:`finish`)."""
 
 
+def noisy_greedy(state: core.State, rng: random.Random) -> int:
+    """MCTS's rollout policy: the greedy move, a random one with :data:`~rules.players.mcts.ROLLOUT_NOISE`."""
+    return noisy_move(state, rng, ROLLOUT_NOISE)
+
+
+Play = Callable[[core.State, random.Random], int]
+"""The policy that plays the games the positions come from (:func:`noisy_greedy`)."""
+
+
 def positions(
-    seed: int, games: int, every: int, playouts: int, finish: Finish = finish, jobs: int = 1
+    seed: int, games: int, every: int, playouts: int, finish: Finish = finish, jobs: int = 1, play: Play = noisy_greedy
 ) -> list[tuple[int, core.State, float]]:
     """The labelled positions: the game each comes from, the position, and its label (``finish``'s mean).
 
     The games are labelled ``jobs`` at a time; each game has its own random numbers, so the result is the same."""
-    label = functools.partial(game_positions, seed, every=every, playouts=playouts, finish=finish)
+    label = functools.partial(game_positions, seed, every=every, playouts=playouts, finish=finish, play=play)
     if jobs <= 1:
         return [found for number in range(games) for found in label(number)]
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -107,9 +116,9 @@ def positions(
 
 
 def game_positions(
-    seed: int, number: int, every: int, playouts: int, finish: Finish
+    seed: int, number: int, every: int, playouts: int, finish: Finish, play: Play = noisy_greedy
 ) -> list[tuple[int, core.State, float]]:
-    """The labelled positions of game ``number``: every ``every``-th position of its noisy-greedy play."""
+    """The labelled positions of game ``number``: every ``every``-th position of its play by ``play``."""
     found = []
     rng = random.Random(f"{seed}/{number}")
     state = dealt(seed * 1_000_003 + number)
@@ -119,7 +128,7 @@ def game_positions(
         if ply % every == 0:
             label = sum(finish(state, rng) for _ in range(playouts)) / playouts
             found.append((number, state.copy(), label))
-        core.apply(state, noisy_move(state, rng, ROLLOUT_NOISE))
+        core.apply(state, play(state, rng))
     return found
 
 
@@ -188,10 +197,12 @@ def main() -> None:
     fit_and_report(args.games, args.every, args.playouts, args.seed, jobs=args.jobs)
 
 
-def fit_and_report(games: int, every: int, playouts: int, seed: int, finish: Finish = finish, jobs: int = 1) -> None:
+def fit_and_report(
+    games: int, every: int, playouts: int, seed: int, finish: Finish = finish, jobs: int = 1, play: Play = noisy_greedy
+) -> None:
     """Fit the weights on four games in five of :func:`positions`, and print how well they predict the fifth."""
     started = time.perf_counter()
-    found = positions(seed, games, every, playouts, finish, jobs)
+    found = positions(seed, games, every, playouts, finish, jobs, play)
     train = [(features(state), label) for number, state, label in found if number % 5]
     held = [(state, label) for number, state, label in found if number % 5 == 0]
     print(

@@ -5,7 +5,8 @@ learned score's weights in use came from here, and everything else was not kept.
 Three commands, each deterministic for its seed (bots counted in iterations, never in seconds):
 
     python -m benchmarks.middle_game greedy [--deals 5000] [--seed 1] [--noise 0.1] STYLE [STYLE ...]
-    python -m benchmarks.middle_game fit [--games 400] [--every 8] [--playouts 8] [--seed 1] [--search N] [--jobs 1]
+    python -m benchmarks.middle_game fit [--games 400] [--every 8] [--playouts 8] [--seed 1] [--search N]
+        [--search-score playouts] [--play N] [--jobs 1]
     python -m benchmarks.middle_game arena A B [--games 40] [--seed 1] [--jobs 1]
 
 - ``greedy``: the greedy player with other constants (a *style*, such as ``premium=4,shed=1``: see
@@ -14,9 +15,11 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
 - ``fit``: the learned score (:mod:`rules.players.learned_score`) fitted as ``benchmarks.learned_score``
   fits it, on the same kind of positions, but labelled by playouts of the greedy player's
   :data:`~rules.players.greedy.TUNED` style instead of the rollouts' own policy: the weights of :data:`TUNED_WEIGHTS`;
-  with ``--search N``, labelled by a search of ``N`` iterations instead (:class:`SearchLabel`): with
-  ``--search 500 --playouts 1`` the learned score's weights in use
-  (:data:`~rules.players.learned_score.WEIGHTS`).
+  with ``--search N``, labelled by a search of ``N`` iterations instead (:class:`SearchLabel`), whose rollouts end
+  with the score ``--search-score`` (of :data:`SCORES`); with ``--play N``, on positions of games that a search of
+  ``N`` iterations with that score plays against itself (:class:`SearchMove`) instead of noisy-greedy ones. So
+  ``--search 500 --playouts 1`` prints the second weights (:data:`SEARCH_WEIGHTS`), and ``--play 200 --search 500
+  --search-score search --playouts 1`` the weights in use (:data:`~rules.players.learned_score.WEIGHTS`).
 - ``arena``: the games of ``trumps arena A B`` (the same deals, seatings and bot seeds), where ``A`` or
   ``B`` may also be ``greedy-style:STYLE`` (a greedy player of that style) or a variant of
   ``mcts-learned:Nit``, written ``variant:Nit`` or ``variant:Nit:KEY=VALUE,...`` (see :class:`Variant`).
@@ -87,6 +90,53 @@ TUNED_WEIGHTS = (
 """The learned score's weights fitted to playouts of the greedy player's tuned style (``fit``)."""
 
 
+# `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05): 15,558 positions.
+SEARCH_WEIGHTS = (
+    0.0717,
+    -0.7887,
+    0.7505,
+    0.9199,
+    -0.5634,
+    0.6070,
+    -0.5543,
+    0.1327,
+    -0.1460,
+    0.2924,
+    -0.2670,
+    0.0908,
+    -0.1375,
+    0.0327,
+    -0.0564,
+    0.1324,
+)
+"""The learned score's second weights, fitted to a search's values of positions of noisy-greedy duels (``fit
+--search 500``): the weights in use from the second fit to the third (``fit --play 200``, those in use now)."""
+
+
+# `python -m benchmarks.middle_game fit --play 200 --search 500 --search-score learned --playouts 1 --jobs 2`
+# (2026-12-05): 7,271 positions of 400 games of a search (scoring with the weights in use) against itself.
+FOURTH_WEIGHTS = (
+    0.0697,
+    -0.9862,
+    0.9601,
+    1.0241,
+    -0.6539,
+    0.5320,
+    -0.3136,
+    0.5253,
+    -0.5321,
+    0.3587,
+    -0.0781,
+    0.0828,
+    -0.5547,
+    0.0131,
+    0.0145,
+    0.3907,
+)
+"""The learned score's weights fitted as those in use were, but with the searches scoring with those in use: they
+won 42 of 80 duels against them (1 draw), no better, so they were not kept."""
+
+
 def noisy(
     policy: Callable[[core.State, Sequence[int]], int], noise: float
 ) -> Callable[[core.State, random.Random], int]:
@@ -103,10 +153,13 @@ def noisy(
 SCORES = {
     "learned": learned_score.evaluate,
     "playouts": functools.partial(learned_score.evaluate, weights=fitting.PLAYOUT_WEIGHTS),
+    "search": functools.partial(learned_score.evaluate, weights=SEARCH_WEIGHTS),
     "tuned": functools.partial(learned_score.evaluate, weights=TUNED_WEIGHTS),
+    "fourth": functools.partial(learned_score.evaluate, weights=FOURTH_WEIGHTS),
 }
-"""The scores a variant's rollouts may end with: the learned score's weights in use, the first fit's (to playouts:
-``mcts-learned`` until the second fit replaced them), or those of ``fit`` (to the tuned greedy player's playouts)."""
+"""The scores a variant's rollouts may end with: the learned score's weights in use (the third fit's), the first fit's
+(to playouts), the second's (to a search's values; ``mcts-learned`` played each of them in turn), those of ``fit`` (to
+the tuned greedy player's playouts), or the fourth fit's (not kept)."""
 
 
 @dataclass(frozen=True)
@@ -119,8 +172,9 @@ class Variant:
     - ``explore=C``: the exploration constant (0.7);
     - ``plies=P``: how many plies a rollout plays before it is scored (10);
     - ``policy=tuned``: the rollouts' moves in the greedy player's tuned style (with the same noise);
-    - ``score=playouts`` or ``score=tuned``: the rollouts scored with the first fit's weights
-      (:data:`benchmarks.learned_score.PLAYOUT_WEIGHTS`) or :data:`TUNED_WEIGHTS` (see :data:`SCORES`);
+    - ``score=playouts``, ``score=search``, ``score=tuned`` or ``score=fourth``: the rollouts scored with the first
+      fit's weights (:data:`benchmarks.learned_score.PLAYOUT_WEIGHTS`), the second's (:data:`SEARCH_WEIGHTS`),
+      :data:`TUNED_WEIGHTS` or :data:`FOURTH_WEIGHTS` (see :data:`SCORES`);
     - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie).
     """
 
@@ -149,7 +203,7 @@ class Variant:
             values[key] = {"float": float, "int": int, "str": str}[str(kinds[key])](value)
         variant = cls(**values)  # type: ignore[arg-type]
         if variant.policy not in ("greedy", "tuned") or variant.score not in SCORES:
-            raise ValueError(f"{spec!r}: the policy is greedy or tuned, the score learned, playouts or tuned")
+            raise ValueError(f"{spec!r}: the policy is greedy or tuned, the score one of {', '.join(SCORES)}")
         return variant
 
 
@@ -282,17 +336,33 @@ def tuned_finish(state: core.State, rng: random.Random) -> float:
 
 @dataclass(frozen=True)
 class SearchLabel:
-    """A position's label from a search of it of ``iterations``, as ``mcts-learned`` searched with the first fit's
-    weights (``variant:Nit:score=playouts``): the mean result of the move it would play, for the seat to act, from
-    [-1, 1] to [0, 1]. The search is pinned to those weights so that the fit it labels for stays reproducible."""
+    """A position's label from a search of it of ``iterations`` whose rollouts end with the score ``score`` (of
+    :data:`SCORES`): the mean result of the move it would play, for the seat to act, from [-1, 1] to [0, 1]. The
+    score is named, not the one in use, so that the fit it labels for stays reproducible: the second weights were
+    labelled by ``variant:500it:score=playouts`` (the first fit's weights), those in use by ``score=search``."""
 
     iterations: int
+    score: str = "playouts"
 
     def __call__(self, state: core.State, rng: random.Random) -> float:
-        searcher = VariantPlayer(Variant(self.iterations, score="playouts"), seed=rng.getrandbits(32))
+        searcher = VariantPlayer(Variant(self.iterations, score=self.score), seed=rng.getrandbits(32))
         root = searcher.tree(state.copy)
         best = max(root.children.values(), key=lambda child: child.visits)
         return (best.reward / best.visits + 1) / 2
+
+
+@dataclass(frozen=True)
+class SearchMove:
+    """The move a search of ``iterations`` whose rollouts end with the score ``score`` (of :data:`SCORES`) plays: the
+    policy of ``fit --play N``, whose positions come from such a search's games against itself."""
+
+    iterations: int
+    score: str = "learned"
+
+    def __call__(self, state: core.State, rng: random.Random) -> int:
+        searcher = VariantPlayer(Variant(self.iterations, score=self.score), seed=rng.getrandbits(32))
+        root = searcher.tree(state.copy)
+        return max(root.children, key=lambda move: root.children[move].visits)
 
 
 def play_task(task: arena.Task) -> arena.Played:
@@ -309,12 +379,14 @@ def main() -> None:
     greedy.add_argument("--deals", type=int, default=5000)
     greedy.add_argument("--seed", type=int, default=1)
     greedy.add_argument("--noise", type=float, default=ROLLOUT_NOISE)
-    fit = commands.add_parser("fit", help="the learned score fitted to playouts of the tuned greedy player")
+    fit = commands.add_parser("fit", help="the learned score fitted to a tuned greedy player's playouts or a search")
     fit.add_argument("--games", type=int, default=400)
     fit.add_argument("--every", type=int, default=8)
     fit.add_argument("--playouts", type=int, default=8)
     fit.add_argument("--seed", type=int, default=1)
     fit.add_argument("--search", type=int, default=0, help="label by a search of N iterations (the weights in use)")
+    fit.add_argument("--search-score", choices=list(SCORES), default="playouts", help="the searches' score")
+    fit.add_argument("--play", type=int, default=0, help="positions of a search's games of N iterations a move")
     fit.add_argument("--jobs", type=int, default=1)
     games = commands.add_parser("arena", help="the arena's games, with variants")
     games.add_argument("a")
@@ -333,8 +405,9 @@ def main() -> None:
             rate, low, high = arena.wilson(wins, wins + draws + losses)
             print(f"{text}: {wins} wins, {draws} draws, {losses} losses; {rate:.1%} ({low:.1%}-{high:.1%})", flush=True)
     elif args.command == "fit":
-        label = SearchLabel(args.search) if args.search else tuned_finish
-        fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, label, args.jobs)
+        label = SearchLabel(args.search, args.search_score) if args.search else tuned_finish
+        play = SearchMove(args.play, args.search_score) if args.play else fitting.noisy_greedy
+        fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, label, args.jobs, play)
     else:
         for spec in (args.a, args.b):
             try:

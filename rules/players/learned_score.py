@@ -3,11 +3,12 @@
 MCTS scores a rollout that stops before the game's end (:func:`rules.players.mcts.evaluate`) by the
 hand sizes alone. This module offers a second score for the duel, :func:`evaluate`: a logistic
 regression on :data:`FEATURES` of the position (hand sizes, trumps, the cards of each hand the other
-cannot beat, the pile, the phase), fitted to what a short search makes of positions of noisy-greedy duels.
-The weights are plain constants (:data:`WEIGHTS`), fitted in two steps: ``python -m benchmarks.learned_score`` fits
+cannot beat, the pile, the phase), fitted to what a short search makes of positions of its own duels.
+The weights are plain constants (:data:`WEIGHTS`), fitted in three steps: ``python -m benchmarks.learned_score`` fits
 the regression to how playouts by the rollouts' own policy end and prints how well it predicts positions it did not
 fit on (the first weights); ``python -m benchmarks.middle_game fit --search 500`` fits it to the values a search
-scoring with those first weights gives (the weights in use).
+scoring with those first weights gives (the second); and ``… fit --play 200 --search 500 --search-score search`` to
+the values a search scoring with the second gives positions of its own games (the weights in use).
 """
 
 from __future__ import annotations
@@ -51,31 +52,32 @@ FEATURES: Final = (
 )
 """What the regression sees of a duel position, from the seat to act ("I"); see :func:`features`."""
 
-# Fitted by `python -m benchmarks.middle_game fit --search 500 --playouts 1 --jobs 2` (2026-12-05), which prints these
-# numbers: 15,558 positions of 400 noisy-greedy duels, each labelled by what a search of 500 iterations makes of it
-# (the mean result of the move it would play), that search scoring its rollouts with the first fit's weights
-# (`benchmarks.learned_score.PLAYOUT_WEIGHTS`, fitted to playouts).
+# Fitted by `python -m benchmarks.middle_game fit --play 200 --search 500 --search-score search --playouts 1 --jobs 2`
+# (2026-12-05), which prints these numbers: 9,170 positions of 400 duels that a search of 200 iterations played against
+# itself, each labelled by what a search of 500 iterations makes of it (the mean result of the move it would play),
+# both searches scoring their rollouts with the second fit's weights (`benchmarks.middle_game.SEARCH_WEIGHTS`, fitted
+# the same way to positions of noisy-greedy duels).
 WEIGHTS: Final[tuple[float, ...]] = (
-    0.0717,  # bias
-    -0.7887,  # my cards / 18
-    0.7505,  # their cards / 18
-    0.9199,  # 1 / (1 + my cards)
-    -0.5634,  # 1 / (1 + their cards)
-    0.6070,  # my trumps / 9
-    -0.5543,  # their trumps / 9
-    0.1327,  # my high trumps / 3
-    -0.1460,  # their high trumps / 3
-    0.2924,  # my cards they cannot beat / 18
-    -0.2670,  # their cards I cannot beat / 18
-    0.0908,  # pile / 36
-    -0.1375,  # I respond
-    0.0327,  # I play a second card
-    -0.0564,  # a take would take / 5
-    0.1324,  # I can beat the top
+    0.0295,  # bias
+    -0.8741,  # my cards / 18
+    0.8799,  # their cards / 18
+    0.8777,  # 1 / (1 + my cards)
+    -0.4794,  # 1 / (1 + their cards)
+    0.4765,  # my trumps / 9
+    -0.3063,  # their trumps / 9
+    0.3467,  # my high trumps / 3
+    -0.3838,  # their high trumps / 3
+    0.3190,  # my cards they cannot beat / 18
+    -0.1588,  # their cards I cannot beat / 18
+    0.0266,  # pile / 36
+    -0.4129,  # I respond
+    0.0272,  # I play a second card
+    0.0234,  # a take would take / 5
+    0.3036,  # I can beat the top
 )
-"""The regression's weight of each of :data:`FEATURES`, fitted to a short search's own values of positions: MCTS
-with them beat MCTS with the first fit's weights (fitted to playouts) in 63 of 100 duels, 2,000 iterations a move
-each (docs/players.md)."""
+"""The regression's weight of each of :data:`FEATURES`, fitted to a short search's own values of positions of its
+own games: MCTS with them beat MCTS with the second fit's weights in 50 of 80 duels (1 draw), 2,000 iterations a
+move each (docs/players.md)."""
 
 
 def unbeatable(hand: int, other: int, other_trump: int) -> int:

@@ -17,7 +17,9 @@ from typer.testing import CliRunner
 
 import rules.players.arena
 import rules.players.perfect
+from benchmarks import arena_games
 from rules.cli import app
+from rules.cli.arena import exact_play_line
 from rules.events import Beat, Lead, Second, Take
 from rules.game import Game
 from rules.options import RuleSet
@@ -147,6 +149,18 @@ def test_the_command_prints_and_gives_the_counts(quick_perfect: None) -> None:
     )
     assert line in " ".join(text.stdout.split())
     assert text.stdout.count("played exactly") == 1
+
+
+def test_the_benchmark_of_one_pair_prints_the_counts_the_arena_gives(
+    quick_perfect: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    counts = run_arena(["perfect", "random"], games=4, seed=SEED).moves["perfect"]
+    arena_games.play("perfect", "random", games=4, seed=SEED, jobs=2)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == exact_play_line("perfect", counts)
+    assert printed[-2].startswith("perfect against random, seed 3: ")
+    arena_games.play("random", "greedy", games=2, seed=1, jobs=1)
+    assert "exactly" not in capsys.readouterr().out
 
 
 def test_bots_without_a_solver_show_nothing_new() -> None:

@@ -3,9 +3,14 @@ changed it plays move for move as ``mcts-learned``, so its figures measure the c
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from benchmarks.middle_game import Variant, VariantPlayer, bot
+from benchmarks import learned_score as fitting
+from benchmarks.learned_score import positions
+from benchmarks.middle_game import SearchMove, Variant, VariantPlayer, bot
+from rules import core
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players.levels import parse_bot
@@ -47,10 +52,22 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
         ("variant:30", "variant:Nit"),
         ("variant:30it:depth=3", "unknown key 'depth'"),
         ("variant:30it:policy=best", "the policy is greedy or tuned"),
-        ("variant:30it:score=best", "the score learned, playouts or tuned"),
+        ("variant:30it:score=best", "the score one of learned, playouts, search, tuned, fourth"),
         ("greedy-style:premium=4,risk=1", "unknown key 'risk'"),
     ],
 )
 def test_a_bad_specification_is_refused_naming_what_is_wrong(spec: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         bot(spec)
+
+
+def test_positions_of_a_searchs_own_games_are_its_moves_and_the_same_on_two_workers() -> None:
+    play = SearchMove(iterations=4)
+    alone = positions(4, games=2, every=60, playouts=1, play=play)
+    together = positions(4, games=2, every=60, playouts=1, play=play, jobs=2)
+    assert [state.key() for _, state, _ in alone] == [state.key() for _, state, _ in together]
+    assert {number for number, _, _ in alone} == {0, 1}
+    greedy = positions(4, games=2, every=60, playouts=1)
+    assert [state.key() for _, state, _ in alone] != [state.key() for _, state, _ in greedy]
+    state = fitting.dealt(1)
+    assert play(state, random.Random(1)) in core.legal_moves(state)
