@@ -384,8 +384,10 @@ def main() -> None:
     fit.add_argument("--every", type=int, default=8)
     fit.add_argument("--playouts", type=int, default=8)
     fit.add_argument("--seed", type=int, default=1)
-    fit.add_argument("--search", type=int, default=0, help="label by a search of N iterations (the weights in use)")
-    fit.add_argument("--search-score", choices=list(SCORES), default="playouts", help="the searches' score")
+    fit.add_argument("--search", type=int, default=0, help="label by a search of N iterations")
+    fit.add_argument(
+        "--search-score", choices=list(SCORES), default="playouts", help="the score of --search's and --play's searches"
+    )
     fit.add_argument("--play", type=int, default=0, help="positions of a search's games of N iterations a move")
     fit.add_argument("--jobs", type=int, default=1)
     games = commands.add_parser("arena", help="the arena's games, with variants")
