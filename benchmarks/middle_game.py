@@ -334,6 +334,12 @@ def tuned_finish(state: core.State, rng: random.Random) -> float:
     return (played_out(state.copy(), (move, move), rng)[state.to_act] + 1) / 2
 
 
+def searched(state: core.State, iterations: int, score: str, rng: random.Random) -> Node:
+    """The tree of a search of ``state`` of ``iterations`` whose rollouts end with ``score`` (of :data:`SCORES`),
+    seeded from ``rng``."""
+    return VariantPlayer(Variant(iterations, score=score), seed=rng.getrandbits(32)).tree(state.copy)
+
+
 @dataclass(frozen=True)
 class SearchLabel:
     """A position's label from a search of it of ``iterations`` whose rollouts end with the score ``score`` (of
@@ -345,8 +351,7 @@ class SearchLabel:
     score: str = "playouts"
 
     def __call__(self, state: core.State, rng: random.Random) -> float:
-        searcher = VariantPlayer(Variant(self.iterations, score=self.score), seed=rng.getrandbits(32))
-        root = searcher.tree(state.copy)
+        root = searched(state, self.iterations, self.score, rng)
         best = max(root.children.values(), key=lambda child: child.visits)
         return (best.reward / best.visits + 1) / 2
 
@@ -360,8 +365,7 @@ class SearchMove:
     score: str = "learned"
 
     def __call__(self, state: core.State, rng: random.Random) -> int:
-        searcher = VariantPlayer(Variant(self.iterations, score=self.score), seed=rng.getrandbits(32))
-        root = searcher.tree(state.copy)
+        root = searched(state, self.iterations, self.score, rng)
         return max(root.children, key=lambda move: root.children[move].visits)
 
 
