@@ -137,6 +137,30 @@ FOURTH_WEIGHTS = (
 won 42 of 80 duels against them (1 draw), no better, so they were not kept."""
 
 
+# `python -m benchmarks.middle_game fit --games 200 --play 2000 --search 500 --search-score search --playouts 1
+# --jobs 2` (2026-12-05): 6,022 positions of 200 games of a 2,000-iteration search against itself (23 minutes, 2 cores).
+DEEP_PLAY_WEIGHTS = (
+    0.0696,
+    -0.8862,
+    0.8846,
+    0.7374,
+    -0.5435,
+    0.5145,
+    -0.4336,
+    0.3179,
+    -0.3119,
+    0.3871,
+    -0.2689,
+    0.0704,
+    -0.3666,
+    0.0079,
+    0.0357,
+    0.2357,
+)
+"""The learned score's weights fitted as those in use were, but on positions of games of a search of 2,000
+iterations a move instead of 200."""
+
+
 def noisy(
     policy: Callable[[core.State, Sequence[int]], int], noise: float
 ) -> Callable[[core.State, random.Random], int]:
@@ -156,10 +180,11 @@ SCORES = {
     "search": functools.partial(learned_score.evaluate, weights=SEARCH_WEIGHTS),
     "tuned": functools.partial(learned_score.evaluate, weights=TUNED_WEIGHTS),
     "fourth": functools.partial(learned_score.evaluate, weights=FOURTH_WEIGHTS),
+    "deep-play": functools.partial(learned_score.evaluate, weights=DEEP_PLAY_WEIGHTS),
 }
 """The scores a variant's rollouts may end with: the learned score's weights in use (the third fit's), the first fit's
 (to playouts), the second's (to a search's values; ``mcts-learned`` played each of them in turn), those of ``fit`` (to
-the tuned greedy player's playouts), or the fourth fit's (not kept)."""
+the tuned greedy player's playouts), the fourth fit's, or those fitted on a stronger search's games (neither kept)."""
 
 
 @dataclass(frozen=True)
@@ -172,9 +197,9 @@ class Variant:
     - ``explore=C``: the exploration constant (0.7);
     - ``plies=P``: how many plies a rollout plays before it is scored (10);
     - ``policy=tuned``: the rollouts' moves in the greedy player's tuned style (with the same noise);
-    - ``score=playouts``, ``score=search``, ``score=tuned`` or ``score=fourth``: the rollouts scored with the first
+    - ``score=playouts``, ``search``, ``tuned``, ``fourth`` or ``deep-play``: the rollouts scored with the first
       fit's weights (:data:`benchmarks.learned_score.PLAYOUT_WEIGHTS`), the second's (:data:`SEARCH_WEIGHTS`),
-      :data:`TUNED_WEIGHTS` or :data:`FOURTH_WEIGHTS` (see :data:`SCORES`);
+      :data:`TUNED_WEIGHTS`, :data:`FOURTH_WEIGHTS` or :data:`DEEP_PLAY_WEIGHTS` (see :data:`SCORES`);
     - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie).
     """
 

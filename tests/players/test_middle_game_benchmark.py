@@ -52,7 +52,7 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
         ("variant:30", "variant:Nit"),
         ("variant:30it:depth=3", "unknown key 'depth'"),
         ("variant:30it:policy=best", "the policy is greedy or tuned"),
-        ("variant:30it:score=best", "the score one of learned, playouts, search, tuned, fourth"),
+        ("variant:30it:score=best", "the score one of learned, playouts, search, tuned, fourth, deep-play"),
         ("greedy-style:premium=4,risk=1", "unknown key 'risk'"),
     ],
 )
