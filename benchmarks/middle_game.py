@@ -41,7 +41,7 @@ from rules import core
 from rules.analysis import PLAYOUT_NOISE, PLAYOUT_PLIES
 from rules.events import Event
 from rules.players import arena, learned_score
-from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, heuristic_move, style
+from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, noisy_move, style
 from rules.players.knowledge import event_of, sample_state
 from rules.players.levels import parse_bot
 from rules.players.mcts import EXPLORATION, ROLLOUT_NOISE, Node
@@ -61,11 +61,6 @@ def parse_style(text: str) -> Style:
             raise ValueError(f"unknown key {key!r} in the style {text!r}: use {', '.join(kinds)}")
         values[key] = kinds[key](value)
     return style(**values)  # type: ignore[arg-type]
-
-
-def policy(of: Style) -> Callable[[core.State, Sequence[int]], int]:
-    """The greedy move in the style ``of``."""
-    return lambda state, possible: heuristic_move(state, possible, of)
 
 
 # `python -m benchmarks.middle_game fit --games 400 --every 8 --playouts 8 --seed 1` (2026-12-05): 16,143 positions.
@@ -161,17 +156,10 @@ DEEP_PLAY_WEIGHTS = (
 iterations a move instead of 200."""
 
 
-def noisy(
-    policy: Callable[[core.State, Sequence[int]], int], noise: float
-) -> Callable[[core.State, random.Random], int]:
-    """``policy``'s move, or with probability ``noise`` a random one (as :func:`~rules.players.greedy.noisy_move`)."""
-
-    def move(state: core.State, rng: random.Random) -> int:
-        if rng.random() < noise:
-            return rng.choice(core.legal_moves(state))
-        return policy(state, state.hands)
-
-    return move
+def noisy(of: Style, noise: float) -> Callable[[core.State, random.Random], int]:
+    """The greedy move in the style ``of``, or with probability ``noise`` a random one: the product's
+    :func:`~rules.players.greedy.noisy_move`."""
+    return functools.partial(noisy_move, noise=noise, style=of)
 
 
 SCORES = {
@@ -239,7 +227,7 @@ class VariantPlayer:
         self.variant = variant
         self.name = "variant"
         self._rng = random.Random(seed)
-        self._rollout = noisy(policy(TUNED if variant.policy == "tuned" else CLASSIC), ROLLOUT_NOISE)
+        self._rollout = noisy(TUNED if variant.policy == "tuned" else CLASSIC, ROLLOUT_NOISE)
         self._score = SCORES[variant.score]
 
     def choose(self, view: View) -> Event:
@@ -344,7 +332,7 @@ def duel(deal: int, policies: Sequence[Callable[[core.State, random.Random], int
 def greedy_match(tried_style: Style, deals: int, seed: int, noise: float) -> tuple[int, int, int]:
     """Wins, draws and losses of ``style``'s greedy player against the greedy player as it is, seats swapped."""
     rng = random.Random(seed)
-    tried, classic = noisy(policy(tried_style), noise), noisy(policy(CLASSIC), noise)
+    tried, classic = noisy(tried_style, noise), noisy(CLASSIC, noise)
     tally = [0, 0, 0]
     for number in range(deals):
         deal = seed * 7919 + number
@@ -355,7 +343,7 @@ def greedy_match(tried_style: Style, deals: int, seed: int, noise: float) -> tup
 
 def tuned_finish(state: core.State, rng: random.Random) -> float:
     """As :func:`benchmarks.learned_score.finish`, the playout played in the greedy player's tuned style."""
-    move = noisy(policy(TUNED), PLAYOUT_NOISE)
+    move = noisy(TUNED, PLAYOUT_NOISE)
     return (played_out(state.copy(), (move, move), rng)[state.to_act] + 1) / 2
 
 

@@ -128,14 +128,14 @@ def heuristic_move(state: core.State, possible: Sequence[int], style: Style = CL
     return best
 
 
-def noisy_move(state: core.State, rng: random.Random, noise: float) -> int:
-    """The greedy move of the seat to act, or with probability ``noise`` a random legal one.
+def noisy_move(state: core.State, rng: random.Random, noise: float, style: Style = CLASSIC) -> int:
+    """The greedy move of the seat to act in ``style``, or with probability ``noise`` a random legal one.
 
     What playouts play: MCTS's rollouts and the solver benchmark's games.
     """
     if rng.random() < noise:
         return rng.choice(core.legal_moves(state))
-    return heuristic_move(state, state.hands)
+    return heuristic_move(state, state.hands, style)
 
 
 def possible_masks(view: View, state: core.State) -> list[int]:
