@@ -11,8 +11,8 @@ Run ``python -m benchmarks.learned_score [--games 400] [--every 8] [--playouts 8
    Newton's method with a small ridge (:data:`RIDGE`), on four games in five; the fifth are held out.
 
 Prints the log-loss and the accuracy (the side with the better chance wins) on the held-out positions,
-of the fit and of the hand sizes' score that MCTS uses by default (its value for the seat to act,
-from [-1, 1] to a chance), and the weights to paste into :data:`PLAYOUT_WEIGHTS`.
+of the fit, of the learned score's weights in use, and of the hand sizes' score that MCTS uses by default (its value
+for the seat to act, from [-1, 1] to a chance), and the weights to paste into :data:`PLAYOUT_WEIGHTS`.
 Deterministic for a seed: the same weights on any machine and on either path (native or pure Python).
 """
 
@@ -103,9 +103,16 @@ Play = Callable[[core.State, random.Random], int]
 
 
 def positions(
-    seed: int, games: int, every: int, playouts: int, finish: Finish = finish, jobs: int = 1, play: Play = noisy_greedy
+    seed: int,
+    games: int,
+    every: int,
+    playouts: int,
+    finish: Finish | None = finish,
+    jobs: int = 1,
+    play: Play = noisy_greedy,
 ) -> list[tuple[int, core.State, float]]:
-    """The labelled positions: the game each comes from, the position, and its label (``finish``'s mean).
+    """The labelled positions: the game each comes from, the position, and its label (``finish``'s mean, or with
+    ``finish=None`` how the game the position comes from ended: 1 if its seat to act won, ½ a draw, 0 a loss).
 
     The games are labelled ``jobs`` at a time; each game has its own random numbers, so the result is the same."""
     label = functools.partial(game_positions, seed, every=every, playouts=playouts, finish=finish, play=play)
@@ -116,7 +123,7 @@ def positions(
 
 
 def game_positions(
-    seed: int, number: int, every: int, playouts: int, finish: Finish, play: Play = noisy_greedy
+    seed: int, number: int, every: int, playouts: int, finish: Finish | None, play: Play = noisy_greedy
 ) -> list[tuple[int, core.State, float]]:
     """The labelled positions of game ``number``: every ``every``-th position of its play by ``play``."""
     found = []
@@ -126,9 +133,12 @@ def game_positions(
         if state.outcome is not None:
             break
         if ply % every == 0:
-            label = sum(finish(state, rng) for _ in range(playouts)) / playouts
+            label = 0.0 if finish is None else sum(finish(state, rng) for _ in range(playouts)) / playouts
             found.append((number, state.copy(), label))
         core.apply(state, play(state, rng))
+    if finish is None:
+        result = core.returns(state) if state.outcome is not None else [0.0, 0.0]
+        found = [(number, kept, (result[kept.to_act] + 1) / 2) for number, kept, _ in found]
     return found
 
 
@@ -197,26 +207,41 @@ def main() -> None:
     fit_and_report(args.games, args.every, args.playouts, args.seed, jobs=args.jobs)
 
 
+Counts = Callable[[core.State], list[float]]
+"""What the regression sees of a position (:func:`~rules.players.learned_score.features`)."""
+
+
 def fit_and_report(
-    games: int, every: int, playouts: int, seed: int, finish: Finish = finish, jobs: int = 1, play: Play = noisy_greedy
+    games: int,
+    every: int,
+    playouts: int,
+    seed: int,
+    finish: Finish | None = finish,
+    jobs: int = 1,
+    play: Play = noisy_greedy,
+    counts: tuple[tuple[str, ...], Counts] = (FEATURES, features),
 ) -> None:
-    """Fit the weights on four games in five of :func:`positions`, and print how well they predict the fifth."""
+    """Fit the weights on four games in five of :func:`positions`, and print how well they predict the fifth;
+    ``counts`` are the names and the function of what the regression sees."""
     started = time.perf_counter()
     found = positions(seed, games, every, playouts, finish, jobs, play)
-    train = [(features(state), label) for number, state, label in found if number % 5]
+    names, seen = counts
+    train = [(seen(state), label) for number, state, label in found if number % 5]
     held = [(state, label) for number, state, label in found if number % 5 == 0]
+    labelled = "labelled by how their games ended" if finish is None else f"{playouts} playouts each"
     print(
         f"{len(found)} positions of {games} games ({len(train)} to fit, {len(held)} held out), "
-        f"{playouts} playouts each, seed {seed}: {time.perf_counter() - started:.0f} s",
+        f"{labelled}, seed {seed}: {time.perf_counter() - started:.0f} s",
         flush=True,
     )
     weights = fit([row for row, _ in train], [label for _, label in train])
     labels = [label for _, label in held]
-    report("learned", [win_probability(features(state), weights) for state, _ in held], labels)
+    report("learned", [win_probability(seen(state), weights) for state, _ in held], labels)
+    report("in use", [win_probability(features(state)) for state, _ in held], labels)
     report("hand sizes", [(evaluate(state)[state.to_act] + 1) / 2 for state, _ in held], labels)
     report("coin", [0.5] * len(labels), labels)
     print("WEIGHTS = (")
-    for name, weight in zip(FEATURES, weights, strict=True):
+    for name, weight in zip(names, weights, strict=True):
         print(f"    {weight:.4f},  # {name}")
     print(")")
 

@@ -6,7 +6,7 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
 
     python -m benchmarks.middle_game greedy [--deals 5000] [--seed 1] [--noise 0.1] STYLE [STYLE ...]
     python -m benchmarks.middle_game fit [--games 400] [--every 8] [--playouts 8] [--seed 1] [--search N]
-        [--search-score playouts] [--play N] [--jobs 1]
+        [--search-score playouts] [--play N] [--outcomes] [--counts base] [--jobs 1]
     python -m benchmarks.middle_game arena A B [--games 40] [--seed 1] [--jobs 1]
 
 - ``greedy``: the greedy player with other constants (a *style*, such as ``premium=4,shed=1``: see
@@ -17,7 +17,9 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
   :data:`~rules.players.greedy.TUNED` style instead of the rollouts' own policy: the weights of :data:`TUNED_WEIGHTS`;
   with ``--search N``, labelled by a search of ``N`` iterations instead (:class:`SearchLabel`), whose rollouts end
   with the score ``--search-score`` (of :data:`SCORES`); with ``--play N``, on positions of games that a search of
-  ``N`` iterations with that score plays against itself (:class:`SearchMove`) instead of noisy-greedy ones. So
+  ``N`` iterations with that score plays against itself (:class:`SearchMove`) instead of noisy-greedy ones; with
+  ``--outcomes``, each labelled by how its own game ended instead; with ``--counts rich``, the regression sees
+  :data:`RICH_FEATURES` instead of the learned score's counts. So
   ``--search 500 --playouts 1`` prints the second weights (:data:`SEARCH_WEIGHTS`), and ``--play 200 --search 500
   --search-score search --playouts 1`` the weights in use (:data:`~rules.players.learned_score.WEIGHTS`).
 - ``arena``: the games of ``trumps arena A B`` (the same deals, seatings and bot seeds), where ``A`` or
@@ -39,6 +41,7 @@ from benchmarks import arena_games
 from benchmarks import learned_score as fitting
 from rules import core
 from rules.analysis import PLAYOUT_NOISE, PLAYOUT_PLIES
+from rules.cards import RANKS_PER_SUIT
 from rules.events import Event
 from rules.players import arena, learned_score
 from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, noisy_move, style
@@ -162,17 +165,150 @@ def noisy(of: Style, noise: float) -> Callable[[core.State, random.Random], int]
     return functools.partial(noisy_move, noise=noise, style=of)
 
 
-SCORES = {
-    "learned": learned_score.evaluate,
-    "playouts": functools.partial(learned_score.evaluate, weights=fitting.PLAYOUT_WEIGHTS),
-    "search": functools.partial(learned_score.evaluate, weights=SEARCH_WEIGHTS),
-    "tuned": functools.partial(learned_score.evaluate, weights=TUNED_WEIGHTS),
-    "fourth": functools.partial(learned_score.evaluate, weights=FOURTH_WEIGHTS),
-    "deep-play": functools.partial(learned_score.evaluate, weights=DEEP_PLAY_WEIGHTS),
+# `python -m benchmarks.middle_game fit --play 200 --search 500 --search-score learned --playouts 1 --games 800
+# --counts rich --jobs 2` (2026-12-05): 14,792 positions of 800 games, labelled as the fourth fit's.
+RICH_WEIGHTS = (
+    0.0170,
+    -0.8282,
+    0.8190,
+    0.6927,
+    -0.5654,
+    0.2026,
+    -0.1277,
+    0.4160,
+    -0.3813,
+    0.2604,
+    -0.0757,
+    0.0216,
+    -0.4896,
+    0.0031,
+    -0.0199,
+    0.3605,
+    0.3473,
+    -0.4024,
+    0.0076,
+    -0.1469,
+    0.7954,
+    -0.6010,
+    0.6017,
+    -0.2514,
+    -0.0233,
+)
+"""Weights of :data:`RICH_FEATURES` fitted as :data:`FOURTH_WEIGHTS` were, on twice the games: not kept."""
+# `python -m benchmarks.middle_game fit --play 200 --outcomes --every 4 --games 600 --seed 11 --search-score learned
+# --counts rich --jobs 2` (2026-12-05): 22,496 positions of 600 games of a 200-iteration search against itself.
+OUTCOME_WEIGHTS = (
+    -0.0581,
+    -1.1657,
+    1.1386,
+    1.0336,
+    -0.8018,
+    1.1549,
+    -0.9348,
+    0.3013,
+    -0.2885,
+    0.7776,
+    -0.5299,
+    -0.0445,
+    -0.7202,
+    -0.1718,
+    0.2040,
+    0.3912,
+    1.5671,
+    -1.4965,
+    -0.0704,
+    -0.2056,
+    1.4558,
+    -1.4707,
+    1.4880,
+    -1.0302,
+    -0.0088,
+)
+"""Weights of :data:`RICH_FEATURES` fitted to how the games of a search against itself ended (not to a search's
+values): a far better guess of who wins those games, and a far weaker search, so not kept."""
+
+
+def suit_of(hand: int, suit: int) -> int:
+    """The ranks of ``hand``'s cards of ``suit``, as a mask of nine bits."""
+    return (hand >> (suit * RANKS_PER_SUIT)) & learned_score.SUIT_BITS
+
+
+def beaten_without_trump(hand: int, other: int, other_trump: int) -> int:
+    """How many cards of ``hand`` a higher card of their own suit in ``other`` beats (the suit not ``other_trump``)."""
+    count = 0
+    for suit in range(4):
+        ranks, highest = suit_of(hand, suit), suit_of(other, suit).bit_length() - 1
+        if suit != other_trump and highest > 0:
+            count += (ranks & ((1 << highest) - 1)).bit_count()
+    return count
+
+
+def plain_rank(hand: int, trump: int) -> float:
+    """The mean rank (0 the six, 1 the ace) of ``hand``'s cards not of ``trump``; 0 without any."""
+    total = count = 0
+    for card in core.moves_of_mask(hand):
+        if card // RANKS_PER_SUIT != trump:
+            total += card % RANKS_PER_SUIT
+            count += 1
+    return total / (8 * count) if count else 0.0
+
+
+RICH_FEATURES = (
+    *learned_score.FEATURES,
+    "my cards of their trump / 9",
+    "their cards of my trump / 9",
+    "my cards they beat without a trump / 18",
+    "their cards I beat without a trump / 18",
+    "my empty suits but my trump / 3",
+    "their empty suits but their trump / 3",
+    "my other cards' mean rank",
+    "their other cards' mean rank",
+    "I respond, times my cards less theirs / 18",
+)
+"""The learned score's counts and nine more (:func:`rich_features`), tried and not kept."""
+
+
+def rich_features(state: core.State) -> list[float]:
+    """The values of :data:`RICH_FEATURES` for an unfinished duel position, seen from the seat to act."""
+    me = state.to_act
+    mine, theirs = state.hands[me], state.hands[1 - me]
+    my_trump, their_trump = state.trumps[me], state.trumps[1 - me]
+    responding = 1.0 if state.phase == core.RESPOND else 0.0
+    return [
+        *learned_score.features(state),
+        suit_of(mine, their_trump).bit_count() / 9,
+        suit_of(theirs, my_trump).bit_count() / 9,
+        beaten_without_trump(mine, theirs, their_trump) / 18,
+        beaten_without_trump(theirs, mine, my_trump) / 18,
+        sum(1 for suit in range(4) if suit != my_trump and not suit_of(mine, suit)) / 3,
+        sum(1 for suit in range(4) if suit != their_trump and not suit_of(theirs, suit)) / 3,
+        plain_rank(mine, my_trump),
+        plain_rank(theirs, their_trump),
+        responding * (mine.bit_count() - theirs.bit_count()) / 18,
+    ]
+
+
+COUNTS: dict[str, tuple[tuple[str, ...], fitting.Counts]] = {
+    "base": (learned_score.FEATURES, learned_score.features),
+    "rich": (RICH_FEATURES, rich_features),
 }
-"""The scores a variant's rollouts may end with: the learned score's weights in use (the third fit's), the first fit's
-(to playouts), the second's (to a search's values; ``mcts-learned`` played each of them in turn), those of ``fit`` (to
-the tuned greedy player's playouts), the fourth fit's, or those fitted on a stronger search's games (neither kept)."""
+"""What the regression may see of a position: the learned score's counts, or :data:`RICH_FEATURES`."""
+
+SCORES: dict[str, tuple[tuple[float, ...], fitting.Counts]] = {
+    "learned": (learned_score.WEIGHTS, learned_score.features),
+    "playouts": (fitting.PLAYOUT_WEIGHTS, learned_score.features),
+    "search": (SEARCH_WEIGHTS, learned_score.features),
+    "tuned": (TUNED_WEIGHTS, learned_score.features),
+    "fourth": (FOURTH_WEIGHTS, learned_score.features),
+    "deep-play": (DEEP_PLAY_WEIGHTS, learned_score.features),
+    "rich": (RICH_WEIGHTS, rich_features),
+    "outcomes": (OUTCOME_WEIGHTS, rich_features),
+}
+"""The learned scores a variant's rollouts may end with, by name, each its weights and what they weigh: those in use
+(the third fit's), the first fit's (to playouts), the second's (to a search's values; ``mcts-learned`` played each of
+them in turn), those of ``fit`` (to the tuned greedy player's playouts), the fourth fit's, those fitted on a stronger
+search's games, and two of :data:`RICH_FEATURES` (fitted as the fourth, and to how games ended); none of the last five
+kept."""
 
 
 @dataclass(frozen=True)
@@ -185,10 +321,12 @@ class Variant:
     - ``explore=C``: the exploration constant (0.7);
     - ``plies=P``: how many plies a rollout plays before it is scored (10);
     - ``policy=tuned``: the rollouts' moves in the greedy player's tuned style (with the same noise);
-    - ``score=playouts``, ``search``, ``tuned``, ``fourth`` or ``deep-play``: the rollouts scored with the first
-      fit's weights (:data:`benchmarks.learned_score.PLAYOUT_WEIGHTS`), the second's (:data:`SEARCH_WEIGHTS`),
-      :data:`TUNED_WEIGHTS`, :data:`FOURTH_WEIGHTS` or :data:`DEEP_PLAY_WEIGHTS` (see :data:`SCORES`);
-    - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie).
+    - ``score=playouts``, ``search``, ``tuned``, ``fourth``, ``deep-play``, ``rich`` or ``outcomes``: the rollouts
+      scored with the first fit's weights (:data:`benchmarks.learned_score.PLAYOUT_WEIGHTS`), the second's
+      (:data:`SEARCH_WEIGHTS`), :data:`TUNED_WEIGHTS`, :data:`FOURTH_WEIGHTS`, :data:`DEEP_PLAY_WEIGHTS`, or those
+      of :data:`RICH_FEATURES`, :data:`RICH_WEIGHTS` or :data:`OUTCOME_WEIGHTS` (see :data:`SCORES`);
+    - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie);
+    - ``scale=F``: the score's weights times ``F`` (1): its chances nearer one half (``F`` below 1) or further from it.
     """
 
     iterations: int
@@ -198,6 +336,7 @@ class Variant:
     policy: str = "greedy"
     score: str = "learned"
     trees: int = 1
+    scale: float = 1.0
 
     @classmethod
     def parse(cls, spec: str) -> Variant:
@@ -211,7 +350,7 @@ class Variant:
             key, _, value = item.partition("=")
             if key not in kinds or key == "iterations":
                 raise ValueError(
-                    f"unknown key {key!r} in {spec!r}: use minimax, explore, plies, policy, score or trees"
+                    f"unknown key {key!r} in {spec!r}: use minimax, explore, plies, policy, score, trees or scale"
                 )
             values[key] = {"float": float, "int": int, "str": str}[str(kinds[key])](value)
         variant = cls(**values)  # type: ignore[arg-type]
@@ -228,7 +367,10 @@ class VariantPlayer:
         self.name = "variant"
         self._rng = random.Random(seed)
         self._rollout = noisy(TUNED if variant.policy == "tuned" else CLASSIC, ROLLOUT_NOISE)
-        self._score = SCORES[variant.score]
+        weights, counts = SCORES[variant.score]
+        self._score = functools.partial(
+            learned_score.evaluate, weights=tuple(variant.scale * weight for weight in weights), counts=counts
+        )
 
     def choose(self, view: View) -> Event:
         if view.phase == "trump_choice":
@@ -406,6 +548,8 @@ def main() -> None:
         "--search-score", choices=list(SCORES), default="playouts", help="the score of --search's and --play's searches"
     )
     fit.add_argument("--play", type=int, default=0, help="positions of a search's games of N iterations a move")
+    fit.add_argument("--outcomes", action="store_true", help="label each position by how its game ended")
+    fit.add_argument("--counts", choices=list(COUNTS), default="base", help="what the regression sees")
     fit.add_argument("--jobs", type=int, default=1)
     games = commands.add_parser("arena", help="the arena's games, with variants")
     games.add_argument("a")
@@ -424,9 +568,10 @@ def main() -> None:
             rate, low, high = arena.wilson(wins, wins + draws + losses)
             print(f"{text}: {wins} wins, {draws} draws, {losses} losses; {rate:.1%} ({low:.1%}-{high:.1%})", flush=True)
     elif args.command == "fit":
-        label = SearchLabel(args.search, args.search_score) if args.search else tuned_finish
+        label = None if args.outcomes else SearchLabel(args.search, args.search_score) if args.search else tuned_finish
         play = SearchMove(args.play, args.search_score) if args.play else fitting.noisy_greedy
-        fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, label, args.jobs, play)
+        counts = COUNTS[args.counts]
+        fitting.fit_and_report(args.games, args.every, args.playouts, args.seed, label, args.jobs, play, counts)
     else:
         for spec in (args.a, args.b):
             try:

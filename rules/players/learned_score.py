@@ -14,6 +14,7 @@ the values a search scoring with the second gives positions of its own games (th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Final
 
 from rules import core
@@ -137,15 +138,20 @@ def win_probability(values: list[float], weights: tuple[float, ...] = WEIGHTS) -
     return 1 / (1 + math.exp(-z))
 
 
-def evaluate(state: core.State, weights: tuple[float, ...] = WEIGHTS) -> list[float]:
+def evaluate(
+    state: core.State,
+    weights: tuple[float, ...] = WEIGHTS,
+    counts: Callable[[core.State], list[float]] = features,
+) -> list[float]:
     """Each seat's score in [-1, 1]: the real result if the game is over, else ``2p - 1`` from the learned chance
-    (of the regression with ``weights``).
+    (of the regression with ``weights`` on the ``counts`` of the position, :func:`features` unless a benchmark
+    tries others).
 
     With three or four players (the regression knows only the duel) it is the hand sizes' score.
     """
     if state.outcome is not None or state.players != 2:
         return hand_sizes(state)
-    score = 2 * win_probability(features(state), weights) - 1
+    score = 2 * win_probability(counts(state), weights) - 1
     return [score, -score] if state.to_act == 0 else [-score, score]
 
 

@@ -9,10 +9,12 @@ import pytest
 
 from benchmarks import learned_score as fitting
 from benchmarks.learned_score import positions
-from benchmarks.middle_game import SearchMove, Variant, VariantPlayer, bot
+from benchmarks.middle_game import RICH_FEATURES, SearchMove, Variant, VariantPlayer, bot, rich_features
 from rules import core
+from rules.cards import Card
 from rules.game import Game
 from rules.options import RuleSet
+from rules.players import learned_score
 from rules.players.levels import parse_bot
 
 
@@ -32,8 +34,8 @@ def test_the_variant_with_nothing_changed_plays_as_mcts_learned() -> None:
 
 def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> None:
     game = Game(RuleSet(players=2), seed=22)
-    player = bot("variant:30it:minimax=0.4,trees=3,explore=0.35,plies=5", seed=1)
-    assert isinstance(player, VariantPlayer) and player.variant.trees == 3
+    player = bot("variant:30it:minimax=0.4,trees=3,explore=0.35,plies=5,scale=0.5,score=rich", seed=1)
+    assert isinstance(player, VariantPlayer) and (player.variant.trees, player.variant.scale) == (3, 0.5)
     while len(game.events) < 20 and not game.is_over():
         if game.phase == "deal":
             game.push(game.sample_deal())
@@ -52,7 +54,10 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
         ("variant:30", "variant:Nit"),
         ("variant:30it:depth=3", "unknown key 'depth'"),
         ("variant:30it:policy=best", "the policy is greedy or tuned"),
-        ("variant:30it:score=best", "the score one of learned, playouts, search, tuned, fourth, deep-play"),
+        (
+            "variant:30it:score=best",
+            "the score one of learned, playouts, search, tuned, fourth, deep-play, rich, outcomes",
+        ),
         ("greedy-style:premium=4,risk=1", "unknown key 'risk'"),
     ],
 )
@@ -71,3 +76,33 @@ def test_positions_of_a_searchs_own_games_are_its_moves_and_the_same_on_two_work
     assert [state.key() for _, state, _ in alone] != [state.key() for _, state, _ in greedy]
     state = fitting.dealt(1)
     assert play(state, random.Random(1)) in core.legal_moves(state)
+
+
+def test_the_rich_counts_see_the_other_trump_the_cheap_beats_the_empty_suits_and_the_ranks() -> None:
+    hands = (("AS", "8H", "6D", "8D", "QC"), ("7S", "7H", "TD", "KD", "9C"))
+    state = core.State.from_position(
+        trumps=(0, 1),  # seat 0 spades, seat 1 hearts
+        hands=tuple(tuple(Card.parse(code) for code in hand) for hand in hands),
+        pile=(),
+        to_act=0,
+        phase=core.LEAD,
+    )
+    rich = dict(zip(RICH_FEATURES, rich_features(state), strict=True))
+    assert rich["my cards of their trump / 9"] == 1 / 9  # 8H
+    assert rich["their cards of my trump / 9"] == 1 / 9  # 7S
+    assert rich["my cards they beat without a trump / 18"] == 2 / 18  # 6D and 8D by KD; not 8H, their trump
+    assert rich["their cards I beat without a trump / 18"] == 2 / 18  # 7H by 8H, 9C by QC; 7S is of my trump
+    assert rich["my empty suits but my trump / 3"] == 0
+    assert rich["their empty suits but their trump / 3"] == 0
+    assert rich["my other cards' mean rank"] == (2 + 0 + 2 + 6) / 32  # 8H, 6D, 8D, QC
+    assert rich["their other cards' mean rank"] == (1 + 4 + 7 + 3) / 32  # 7S, TD, KD, 9C
+    assert rich_features(state)[: len(RICH_FEATURES) - 9] == learned_score.features(state)
+
+
+def test_positions_labelled_by_their_games_carry_how_the_game_ended_for_the_seat_to_act() -> None:
+    found = positions(7, games=2, every=5, playouts=1, finish=None)
+    for number in (0, 1):
+        game = [(state, label) for found_in, state, label in found if found_in == number]
+        assert game[0][0].key() == fitting.dealt(7 * 1_000_003 + number).key()
+        seats_and_labels = {(state.to_act, label) for state, label in game}
+        assert len(seats_and_labels) == 2 and sum(label for _, label in seats_and_labels) == 1
