@@ -194,8 +194,8 @@ RICH_WEIGHTS = (
     -0.2514,
     -0.0233,
 )
-"""Weights of :data:`RICH_FEATURES` fitted as :data:`FOURTH_WEIGHTS` were, on twice the games: MCTS with them won 26 of
-40 duels against the weights in use and 62 of 80 against ``mcts:2000it`` (the weights in use: 55), a lead not yet
+"""Weights of :data:`RICH_FEATURES` fitted as :data:`FOURTH_WEIGHTS` were, on twice the games: MCTS with them won 49 of
+80 duels against the weights in use and 62 of 80 against ``mcts:2000it`` (the weights in use: 55), a lead not yet
 measured by the clock (docs/players.md)."""
 # `python -m benchmarks.middle_game fit --play 200 --outcomes --every 4 --games 600 --seed 11 --search-score learned
 # --counts rich --jobs 2` (2026-12-05): 22,496 positions of 600 games of a 200-iteration search against itself.
