@@ -23,7 +23,8 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
   ``--search 500 --playouts 1`` prints the second weights (:data:`SEARCH_WEIGHTS`), and ``--play 200 --search 500
   --search-score search --playouts 1`` the weights in use (:data:`~rules.players.learned_score.WEIGHTS`).
 - ``arena``: the games of ``trumps arena A B`` (the same deals, seatings and bot seeds), where ``A`` or
-  ``B`` may also be ``greedy-style:STYLE`` (a greedy player of that style) or a variant of
+  ``B`` may also be ``greedy-style:STYLE`` (a greedy player of that style), ``perfect-score:NAME`` (the ``perfect``
+  level whose MCTS scores its rollouts with the score ``NAME`` of :data:`SCORES`), or a variant of
   ``mcts-learned:Nit``, written ``variant:Nit`` or ``variant:Nit:KEY=VALUE,...`` (see :class:`Variant`).
   ``variant:Nit`` with no keys plays move for move as ``mcts-learned:Nit`` (a test checks it).
 """
@@ -47,7 +48,8 @@ from rules.players import arena, learned_score
 from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, noisy_move, style
 from rules.players.knowledge import event_of, sample_state
 from rules.players.levels import parse_bot
-from rules.players.mcts import EXPLORATION, ROLLOUT_NOISE, Node
+from rules.players.mcts import EXPLORATION, ROLLOUT_NOISE, Node, Rollouts
+from rules.players.perfect import PerfectPlayer
 from rules.players.random_player import choose_trump
 from rules.state import View
 
@@ -448,9 +450,18 @@ class VariantPlayer:
 
 
 def bot(spec: str, seed: int | None = None) -> object:
-    """The arena's bot of ``spec``, or a variant or greedy style of this module."""
+    """The arena's bot of ``spec``, or a variant, greedy style or ``perfect`` with another score of this module."""
     if spec.startswith("variant:"):
         return VariantPlayer(Variant.parse(spec), seed)
+    if spec.startswith("perfect-score:"):
+        name = spec.partition(":")[2]
+        if name not in SCORES:
+            raise ValueError(f"{spec!r}: the score is one of {', '.join(SCORES)}")
+        weights, counts = SCORES[name]
+        score = functools.partial(learned_score.evaluate, weights=weights, counts=counts)
+        perfect = PerfectPlayer(seed, duel_rollouts=Rollouts(learned_score.ROLLOUT_PLIES, score))
+        perfect.name = spec
+        return perfect
     if spec.startswith("greedy-style:"):
         return GreedyPlayer(seed, style=parse_style(spec.partition(":")[2]))
     return parse_bot(spec, seed)

@@ -9,13 +9,14 @@ import pytest
 
 from benchmarks import learned_score as fitting
 from benchmarks.learned_score import positions
-from benchmarks.middle_game import RICH_FEATURES, SearchMove, Variant, VariantPlayer, bot, rich_features
+from benchmarks.middle_game import RICH_FEATURES, SCORES, SearchMove, Variant, VariantPlayer, bot, rich_features
 from rules import core
 from rules.cards import Card
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players import learned_score
 from rules.players.levels import parse_bot
+from rules.players.perfect import PerfectPlayer
 
 
 def test_the_variant_with_nothing_changed_plays_as_mcts_learned() -> None:
@@ -59,6 +60,7 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
             "the score one of learned, playouts, search, tuned, fourth, deep-play, rich, outcomes",
         ),
         ("greedy-style:premium=4,risk=1", "unknown key 'risk'"),
+        ("perfect-score:best", "the score is one of learned, playouts"),
     ],
 )
 def test_a_bad_specification_is_refused_naming_what_is_wrong(spec: str, words: str) -> None:
@@ -106,3 +108,12 @@ def test_positions_labelled_by_their_games_carry_how_the_game_ended_for_the_seat
         assert game[0][0].key() == fitting.dealt(7 * 1_000_003 + number).key()
         seats_and_labels = {(state.to_act, label) for state, label in game}
         assert len(seats_and_labels) == 2 and sum(label for _, label in seats_and_labels) == 1
+
+
+def test_perfect_with_another_score_scores_its_rollouts_with_it() -> None:
+    player = bot("perfect-score:rich", seed=1)
+    assert isinstance(player, PerfectPlayer) and player.name == "perfect-score:rich"
+    state = fitting.dealt(3)
+    weights, counts = SCORES["rich"]
+    assert player.duel_rollouts.score(state) == learned_score.evaluate(state, weights, counts)
+    assert player.duel_rollouts.score(state) != learned_score.evaluate(state)
