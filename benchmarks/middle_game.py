@@ -197,8 +197,8 @@ RICH_WEIGHTS = (
     -0.0233,
 )
 """Weights of :data:`RICH_FEATURES` fitted as :data:`FOURTH_WEIGHTS` were, on twice the games: MCTS with them won 49 of
-80 duels against the weights in use and 62 of 80 against ``mcts:2000it`` (the weights in use: 55), a lead not yet
-measured by the clock (docs/players.md)."""
+80 duels against the weights in use and 62 of 80 against ``mcts:2000it`` (the weights in use: 55), but by the clock
+``perfect`` scoring with them won 24 of 40 against ``mcts:0.2`` where it won 29 as it is (docs/players.md)."""
 # `python -m benchmarks.middle_game fit --play 200 --outcomes --every 4 --games 600 --seed 11 --search-score learned
 # --counts rich --jobs 2` (2026-12-05): 22,496 positions of 600 games of a 200-iteration search against itself.
 OUTCOME_WEIGHTS = (
@@ -269,7 +269,7 @@ RICH_FEATURES = (
     "their other cards' mean rank",
     "I respond, times my cards less theirs / 18",
 )
-"""The learned score's counts and nine more (:func:`rich_features`), tried beside them (not yet the score's)."""
+"""The learned score's counts and nine more (:func:`rich_features`), tried beside them (not the score's)."""
 
 
 def rich_features(state: core.State) -> list[float]:
