@@ -33,7 +33,7 @@ from rules.game import Game
 from rules.options import RuleSet
 from rules.players.greedy import noisy_move
 from rules.players.knowledge import duel_state
-from rules.players.learned_score import FEATURES, features, win_probability
+from rules.players.learned_score import FEATURES, Counts, features, win_probability
 from rules.players.mcts import ROLLOUT_NOISE, evaluate
 from rules.players.random_player import choose_trump
 
@@ -205,10 +205,6 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games labelled at once (the same result)")
     args = parser.parse_args()
     fit_and_report(args.games, args.every, args.playouts, args.seed, jobs=args.jobs)
-
-
-Counts = Callable[[core.State], list[float]]
-"""What the regression sees of a position (:func:`~rules.players.learned_score.features`)."""
 
 
 def fit_and_report(

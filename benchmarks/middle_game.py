@@ -47,6 +47,7 @@ from rules.events import Event
 from rules.players import arena, learned_score
 from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, noisy_move, style
 from rules.players.knowledge import event_of, sample_state
+from rules.players.learned_score import suit_of
 from rules.players.levels import parse_bot
 from rules.players.mcts import EXPLORATION, ROLLOUT_NOISE, Node, Rollouts
 from rules.players.perfect import PerfectPlayer
@@ -232,11 +233,6 @@ OUTCOME_WEIGHTS = (
 values): a far better guess of who wins those games, and a far weaker search, so not kept."""
 
 
-def suit_of(hand: int, suit: int) -> int:
-    """The ranks of ``hand``'s cards of ``suit``, as a mask of nine bits."""
-    return (hand >> (suit * RANKS_PER_SUIT)) & learned_score.SUIT_BITS
-
-
 def beaten_without_trump(hand: int, other: int, other_trump: int) -> int:
     """How many cards of ``hand`` a higher card of their own suit in ``other`` beats (the suit not ``other_trump``)."""
     count = 0
@@ -292,13 +288,13 @@ def rich_features(state: core.State) -> list[float]:
     ]
 
 
-COUNTS: dict[str, tuple[tuple[str, ...], fitting.Counts]] = {
+COUNTS: dict[str, tuple[tuple[str, ...], learned_score.Counts]] = {
     "base": (learned_score.FEATURES, learned_score.features),
     "rich": (RICH_FEATURES, rich_features),
 }
 """What the regression may see of a position: the learned score's counts, or :data:`RICH_FEATURES`."""
 
-SCORES: dict[str, tuple[tuple[float, ...], fitting.Counts]] = {
+SCORES: dict[str, tuple[tuple[float, ...], learned_score.Counts]] = {
     "learned": (learned_score.WEIGHTS, learned_score.features),
     "playouts": (fitting.PLAYOUT_WEIGHTS, learned_score.features),
     "search": (SEARCH_WEIGHTS, learned_score.features),
@@ -330,6 +326,8 @@ class Variant:
       (:data:`SEARCH_WEIGHTS`), :data:`TUNED_WEIGHTS`, :data:`FOURTH_WEIGHTS`, :data:`DEEP_PLAY_WEIGHTS`, or those
       of :data:`RICH_FEATURES`, :data:`RICH_WEIGHTS` or :data:`OUTCOME_WEIGHTS` (see :data:`SCORES`);
     - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie);
+    - ``pool=K``: ``K`` searches of ``N`` iterations each, the move with the most visits over all of them (root
+      parallelization: what ``K`` cores would search in the time one takes for ``N`` iterations);
     - ``scale=F``: the score's weights times ``F`` (1): its chances nearer one half (``F`` below 1) or further from it.
     """
 
@@ -340,6 +338,7 @@ class Variant:
     policy: str = "greedy"
     score: str = "learned"
     trees: int = 1
+    pool: int = 1
     scale: float = 1.0
 
     @classmethod
@@ -354,7 +353,7 @@ class Variant:
             key, _, value = item.partition("=")
             if key not in kinds or key == "iterations":
                 raise ValueError(
-                    f"unknown key {key!r} in {spec!r}: use minimax, explore, plies, policy, score, trees or scale"
+                    f"unknown key {key!r} in {spec!r}: use minimax, explore, plies, policy, score, trees, pool or scale"
                 )
             values[key] = {"float": float, "int": int, "str": str}[str(kinds[key])](value)
         variant = cls(**values)  # type: ignore[arg-type]
@@ -391,8 +390,12 @@ class VariantPlayer:
         legal = list(core.legal_moves(sample_state(view, self._rng)))
         if len(legal) == 1:
             return legal[0]
-        root = self.tree(lambda: sample_state(view, self._rng))
-        return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
+        visits = dict.fromkeys(legal, 0)
+        for _ in range(self.variant.pool):
+            root = self.tree(lambda: sample_state(view, self._rng))
+            for move, child in root.children.items():
+                visits[move] += child.visits
+        return max(legal, key=visits.__getitem__)
 
     def tree(self, start: Callable[[], core.State]) -> Node:
         """The search tree after this variant's iterations, each begun on a fresh ``start()``."""

@@ -81,6 +81,20 @@ own games: MCTS with them beat MCTS with the second fit's weights in 50 of 80 du
 move each (docs/players.md)."""
 
 
+Counts = Callable[[core.State], list[float]]
+"""What a score reads of a position: a list of counts (:func:`features`, or others a benchmark tries)."""
+
+
+def suit_of(hand: int, suit: int) -> int:
+    """The ranks of ``suit`` in ``hand``, as a mask of :data:`~rules.cards.RANKS_PER_SUIT` bits (bit 0 the six).
+
+    >>> from rules.cards import Card, mask_of
+    >>> bin(suit_of(mask_of(Card.parse(code) for code in ("6H", "8H", "AS")), suit=1))
+    '0b101'
+    """
+    return (hand >> (suit * RANKS_PER_SUIT)) & SUIT_BITS
+
+
 def unbeatable(hand: int, other: int, other_trump: int) -> int:
     """How many cards of ``hand`` no card of ``other`` beats, for a player whose trump is ``other_trump``: read off
     :data:`rules.core.BEATERS`, the rules' own table of what beats what (§2.4).
@@ -101,8 +115,7 @@ def features(state: core.State) -> list[float]:
     me = state.to_act
     mine, theirs = state.hands[me], state.hands[1 - me]
     my_trump, their_trump = state.trumps[me], state.trumps[1 - me]
-    my_trumps = (mine >> (my_trump * RANKS_PER_SUIT)) & SUIT_BITS
-    their_trumps = (theirs >> (their_trump * RANKS_PER_SUIT)) & SUIT_BITS
+    my_trumps, their_trumps = suit_of(mine, my_trump), suit_of(theirs, their_trump)
     my_cards, their_cards = mine.bit_count(), theirs.bit_count()
     responding = state.phase == core.RESPOND
     take = beat = 0.0
@@ -141,7 +154,7 @@ def win_probability(values: list[float], weights: tuple[float, ...] = WEIGHTS) -
 def evaluate(
     state: core.State,
     weights: tuple[float, ...] = WEIGHTS,
-    counts: Callable[[core.State], list[float]] = features,
+    counts: Counts = features,
 ) -> list[float]:
     """Each seat's score in [-1, 1]: the real result if the game is over, else ``2p - 1`` from the learned chance
     (of the regression with ``weights`` on the ``counts`` of the position, :func:`features` unless a benchmark

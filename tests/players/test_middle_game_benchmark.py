@@ -15,7 +15,9 @@ from rules.cards import Card
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players import learned_score
+from rules.players.knowledge import event_of, sample_state
 from rules.players.levels import parse_bot
+from rules.players.mcts import Node
 from rules.players.perfect import PerfectPlayer
 
 
@@ -47,6 +49,35 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
         move = player.choose(view)
         assert view.phase == "trump_choice" or move in view.legal_moves
         game.push(move)
+
+
+def test_a_pool_of_trees_plays_the_move_with_the_most_visits_over_them_all() -> None:
+    game, chooser = Game(RuleSet(players=2), seed=21), parse_bot("random", seed=1)
+    while game.phase in ("trump_choice", "deal"):
+        if game.phase == "deal":
+            game.push(game.sample_deal())
+        else:
+            seat = game.to_act
+            assert seat is not None
+            game.push(chooser.choose(game.view(seat)))
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    pooled, reference = bot("variant:40it:pool=2", seed=0), bot("variant:40it", seed=0)
+    assert isinstance(pooled, VariantPlayer) and isinstance(reference, VariantPlayer)
+    legal = core.legal_moves(sample_state(view, reference._rng))
+    trees = [reference.tree(lambda: sample_state(view, reference._rng)) for _ in range(2)]
+
+    def most_visited(roots: list[Node]) -> int:
+        visits = dict.fromkeys(legal, 0)
+        for root in roots:
+            for move, child in root.children.items():
+                visits[move] += child.visits
+        return max(legal, key=visits.__getitem__)
+
+    move = most_visited(trees)
+    assert most_visited(trees[:1]) != move and most_visited(trees[1:]) != move  # neither tree alone would play it
+    assert pooled.choose(view) == event_of(view, move)
 
 
 @pytest.mark.parametrize(
