@@ -24,7 +24,8 @@ Three commands, each deterministic for its seed (bots counted in iterations, nev
   --search-score search --playouts 1`` the weights in use (:data:`~rules.players.learned_score.WEIGHTS`).
 - ``arena``: the games of ``trumps arena A B`` (the same deals, seatings and bot seeds), where ``A`` or
   ``B`` may also be ``greedy-style:STYLE`` (a greedy player of that style), ``perfect-score:NAME`` (the ``perfect``
-  level whose MCTS scores its rollouts with the score ``NAME`` of :data:`SCORES`), or a variant of
+  level whose MCTS scores its rollouts with the score ``NAME`` of :data:`SCORES`), ``perfect-mcts:SECONDS`` (the
+  ``perfect`` level whose MCTS searches ``SECONDS`` a move instead of 0.2), or a variant of
   ``mcts-learned:Nit``, written ``variant:Nit`` or ``variant:Nit:KEY=VALUE,...`` (see :class:`Variant`).
   ``variant:Nit`` with no keys plays move for move as ``mcts-learned:Nit`` (a test checks it).
 """
@@ -453,7 +454,8 @@ class VariantPlayer:
 
 
 def bot(spec: str, seed: int | None = None) -> object:
-    """The arena's bot of ``spec``, or a variant, greedy style or ``perfect`` with another score of this module."""
+    """The arena's bot of ``spec``, or a variant, a greedy style, ``perfect`` with another score of this module
+    (``perfect-score:NAME``) or with another time a move for its MCTS (``perfect-mcts:SECONDS``)."""
     if spec.startswith("variant:"):
         return VariantPlayer(Variant.parse(spec), seed)
     if spec.startswith("perfect-score:"):
@@ -463,6 +465,13 @@ def bot(spec: str, seed: int | None = None) -> object:
         weights, counts = SCORES[name]
         score = functools.partial(learned_score.evaluate, weights=weights, counts=counts)
         perfect = PerfectPlayer(seed, duel_rollouts=Rollouts(learned_score.ROLLOUT_PLIES, score))
+        perfect.name = spec
+        return perfect
+    if spec.startswith("perfect-mcts:"):
+        seconds = float(spec.partition(":")[2])
+        if not seconds > 0:
+            raise ValueError(f"{spec!r}: the seconds of MCTS a move must be positive")
+        perfect = PerfectPlayer(seed, mcts_seconds=seconds)
         perfect.name = spec
         return perfect
     if spec.startswith("greedy-style:"):

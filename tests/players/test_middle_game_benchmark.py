@@ -92,6 +92,7 @@ def test_a_pool_of_trees_plays_the_move_with_the_most_visits_over_them_all() -> 
         ),
         ("greedy-style:premium=4,risk=1", "unknown key 'risk'"),
         ("perfect-score:best", "the score is one of learned, playouts"),
+        ("perfect-mcts:0", "must be positive"),
     ],
 )
 def test_a_bad_specification_is_refused_naming_what_is_wrong(spec: str, words: str) -> None:
@@ -148,3 +149,8 @@ def test_perfect_with_another_score_scores_its_rollouts_with_it() -> None:
     weights, counts = SCORES["rich"]
     assert player.duel_rollouts.score(state) == learned_score.evaluate(state, weights, counts)
     assert player.duel_rollouts.score(state) != learned_score.evaluate(state)
+
+
+def test_perfect_with_another_time_for_its_mcts_searches_that_long() -> None:
+    player = bot("perfect-mcts:0.1", seed=1)
+    assert isinstance(player, PerfectPlayer) and (player.name, player.mcts_seconds) == ("perfect-mcts:0.1", 0.1)
