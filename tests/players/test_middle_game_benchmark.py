@@ -19,6 +19,7 @@ from rules.players.knowledge import event_of, sample_state
 from rules.players.levels import parse_bot
 from rules.players.mcts import Node
 from rules.players.perfect import PerfectPlayer
+from rules.position import state_position
 
 
 def test_the_variant_with_nothing_changed_plays_as_mcts_learned() -> None:
@@ -52,17 +53,8 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
 
 
 def test_a_pool_of_trees_plays_the_move_with_the_most_visits_over_them_all() -> None:
-    game, chooser = Game(RuleSet(players=2), seed=21), parse_bot("random", seed=1)
-    while game.phase in ("trump_choice", "deal"):
-        if game.phase == "deal":
-            game.push(game.sample_deal())
-        else:
-            seat = game.to_act
-            assert seat is not None
-            game.push(chooser.choose(game.view(seat)))
-    seat = game.to_act
-    assert seat is not None
-    view = game.view(seat)
+    state = fitting.dealt(1)
+    view = Game.from_position(state_position(state)).view(state.to_act)
     pooled, reference = bot("variant:40it:pool=2", seed=0), bot("variant:40it", seed=0)
     assert isinstance(pooled, VariantPlayer) and isinstance(reference, VariantPlayer)
     legal = core.legal_moves(sample_state(view, reference._rng))
