@@ -45,7 +45,7 @@ from rules import core
 from rules.analysis import PLAYOUT_NOISE, PLAYOUT_PLIES
 from rules.cards import RANKS_PER_SUIT
 from rules.events import Event
-from rules.players import arena, learned_score
+from rules.players import arena, learned_score, levels
 from rules.players.greedy import CLASSIC, TUNED, GreedyPlayer, Style, noisy_move, style
 from rules.players.knowledge import event_of, sample_state
 from rules.players.learned_score import suit_of
@@ -468,10 +468,8 @@ def bot(spec: str, seed: int | None = None) -> object:
         perfect.name = spec
         return perfect
     if spec.startswith("perfect-mcts:"):
-        seconds = float(spec.partition(":")[2])
-        if not seconds > 0:
-            raise ValueError(f"{spec!r}: the seconds of MCTS a move must be positive")
-        perfect = PerfectPlayer(seed, mcts_seconds=seconds)
+        # The arena's own reading of a bot's seconds: digits only, positive (no "nan", "inf" or " 1").
+        perfect = PerfectPlayer(seed, mcts_seconds=levels._number(spec, spec.partition(":")[2]))
         perfect.name = spec
         return perfect
     if spec.startswith("greedy-style:"):
