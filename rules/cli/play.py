@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from rules.cli.usage import refuse_unknown_language
+from rules.cli.usage import refuse_unknown_language, shell_word
 from rules.defaults import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS
-from rules.locale import N_, use_language
+from rules.locale import N_, _, use_language
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
 HELP = N_(
@@ -62,7 +62,7 @@ def play(
         ),
     ] = None,
     save: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             help=N_(
                 "Where to save the replay log (default: trumps-DATE-TIME.jsonl here); "
@@ -94,6 +94,10 @@ def play(
     refuse_unknown_language(lang)
     if lang is not None:
         use_language(lang)  # else the language is the one trumps chose: its own --lang, or the environment's
+    if save is not None and not no_save and not save.strip():  # Path("") would be the current folder
+        problem = _("an empty name: give the file to save the log to")
+        typer.echo(f"--save {shell_word(save)}: {problem}", err=True)
+        raise typer.Exit(2)
     from rules.cli.session import Settings, start
     from rules.native import build_in_background
 
@@ -108,7 +112,7 @@ def play(
             level=level.lower(),
             hands=hands,
             seed=seed,
-            log_path=None if no_save else save,
+            log_path=None if no_save or save is None else Path(save),
             save=not no_save,
             undo=undo,
             tracker=tracker,

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from rules.cli import app, terminal
 from rules.cli.session import InputError, Quit, Session, parse_card
-from rules.events import Position, Take
+from rules.events import Position, SeenPosition, Take
 from rules.game import Game
 from rules.log import read_log_file
 from rules.options import RuleSet
@@ -507,3 +507,20 @@ def test_the_perfect_computer_says_once_that_it_has_a_forced_win() -> None:
         session.run()
     assert game.outcome is not None and game.outcome.loser == 0
     assert output.getvalue().count("I have a forced win.") == 1
+
+
+@pytest.mark.parametrize(("count", "claimed"), [(1, True), (2, False)])
+def test_the_perfect_computer_claims_no_win_once_a_position_has_come_up_twice(count: int, claimed: bool) -> None:
+    # North leads 6♣, which you can only take, then goes out with A♥: a win in three plies. But once a position
+    # of the hand has come up twice, a win proven from a view (which holds no history) may be a draw.
+    earlier = SeenPosition(hands=[["7D", "6C"], ["8D", "AH"]], pile=[], to_act=0, phase="lead", count=count)
+    position = Position(
+        trumps=["S", "H"], hands=[["7D", "8D"], ["6C", "AH"]], pile=[], to_act=1, phase="lead", seen=[earlier]
+    )
+    game = Game.from_position(position)
+    output = io.StringIO()
+    session = Session(game, 0, {1: make_player("perfect", 1)}, Console(file=output, width=100), lambda _: "t")
+    with contextlib.suppress(Quit):
+        session.run()
+    assert game.outcome is not None and game.outcome.loser == 0
+    assert output.getvalue().count("I have a forced win.") == claimed

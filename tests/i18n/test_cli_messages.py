@@ -110,6 +110,7 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
         "solve move and all": ["solve", files["over"], "--move", "1", "--all"],
         "review": ["review", files["over"]],
         "spec empty folder": ["spec", "--out", ""],
+        "play empty log name": ["play", "--save", ""],
         "spec file for a folder": ["spec", "--out", files["garbage"]],
         "arena table": ["arena", "random", "greedy", "--games", "2", "--seed", "1"],
         "arena unknown bot": ["arena", "random", "chess-engine"],
