@@ -329,7 +329,13 @@ class Variant:
     - ``trees=K``: ``K`` searches of ``N`` iterations each, the move most of them chose (the lowest card of a tie);
     - ``pool=K``: ``K`` searches of ``N`` iterations each, the move with the most visits over all of them (root
       parallelization: what ``K`` cores would search in the time one takes for ``N`` iterations);
-    - ``scale=F``: the score's weights times ``F`` (1): its chances nearer one half (``F`` below 1) or further from it.
+    - ``scale=F``: the score's weights times ``F`` (1): its chances nearer one half (``F`` below 1) or further from it;
+    - ``quiet=Q``: a rollout that has played its plies goes on, for at most ``Q`` plies more, until the pile is empty
+      (a lead is due), so that the score never judges a position in the middle of an exchange (0: it stops there);
+    - ``noise=F``: how often a rollout plays a random move instead of the greedy one (0.1);
+    - ``bias=W``: progressive bias (Chaslot et al., 2008): a move's rank also gains ``W`` times the learned score of
+      the position it leads to, for the seat that made it, divided by one more than the move's visits, so that the
+      score steers the first visits and fades as results come in (0: none).
     """
 
     iterations: int
@@ -341,6 +347,9 @@ class Variant:
     trees: int = 1
     pool: int = 1
     scale: float = 1.0
+    quiet: int = 0
+    noise: float = ROLLOUT_NOISE
+    bias: float = 0.0
 
     @classmethod
     def parse(cls, spec: str) -> Variant:
@@ -353,9 +362,8 @@ class Variant:
         for item in rest[0].split(",") if rest else ():
             key, _, value = item.partition("=")
             if key not in kinds or key == "iterations":
-                raise ValueError(
-                    f"unknown key {key!r} in {spec!r}: use minimax, explore, plies, policy, score, trees, pool or scale"
-                )
+                keys = [name for name in kinds if name != "iterations"]
+                raise ValueError(f"unknown key {key!r} in {spec!r}: use {', '.join(keys[:-1])} or {keys[-1]}")
             values[key] = {"float": float, "int": int, "str": str}[str(kinds[key])](value)
         variant = cls(**values)  # type: ignore[arg-type]
         if variant.policy not in ("greedy", "tuned") or variant.score not in SCORES:
@@ -370,7 +378,7 @@ class VariantPlayer:
         self.variant = variant
         self.name = "variant"
         self._rng = random.Random(seed)
-        self._rollout = noisy(TUNED if variant.policy == "tuned" else CLASSIC, ROLLOUT_NOISE)
+        self._rollout = noisy(TUNED if variant.policy == "tuned" else CLASSIC, variant.noise)
         weights, counts = SCORES[variant.score]
         self._score = functools.partial(
             learned_score.evaluate, weights=tuple(variant.scale * weight for weight in weights), counts=counts
@@ -417,7 +425,7 @@ class VariantPlayer:
                         if other in node.children:
                             node.children[other].available += 1
                     core.apply(state, move)
-                    if variant.minimax:
+                    if variant.minimax or variant.bias:
                         minimax[id(child)] = self._score(state)[child.seat]
                     path.append(child)
                     break
@@ -429,14 +437,16 @@ class VariantPlayer:
                     mean = child.reward / child.visits
                     if variant.minimax:
                         mean = (1 - variant.minimax) * mean + variant.minimax * minimax[id(child)]
+                    if variant.bias:
+                        mean += variant.bias * minimax[id(child)] / (child.visits + 1)
                     bound = mean + variant.explore * math.sqrt(math.log(child.available) / child.visits)
                     if bound > best_bound:
                         best, best_bound = move, bound
                 node = node.children[best]
                 core.apply(state, best)
                 path.append(node)
-            for _ply in range(variant.plies):
-                if state.outcome is not None:
+            for ply in range(variant.plies + variant.quiet):
+                if state.outcome is not None or (ply >= variant.plies and state.phase == core.LEAD):
                     break
                 core.apply(state, self._rollout(state, rng))
             result = self._score(state)

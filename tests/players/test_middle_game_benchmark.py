@@ -72,6 +72,55 @@ def test_a_pool_of_trees_plays_the_move_with_the_most_visits_over_them_all() -> 
     assert pooled.choose(view) == event_of(view, move)
 
 
+def scored_positions(spec: str) -> list[core.State]:
+    """The positions the variant of ``spec`` scores in one search from the first position of a dealt duel."""
+    player = bot(spec, seed=0)
+    assert isinstance(player, VariantPlayer)
+    scored: list[core.State] = []
+    score = player._score
+
+    def recording(state: core.State) -> list[float]:
+        scored.append(state.copy())
+        return score(state)
+
+    player._score = recording  # type: ignore[method-assign]
+    state = fitting.dealt(1)
+    player.tree(lambda: state.copy())
+    return scored
+
+
+def test_quiet_rollouts_are_scored_only_where_a_lead_is_due_or_the_game_is_over() -> None:
+    def quiet(position: core.State) -> bool:
+        return position.outcome is not None or position.phase == core.LEAD
+
+    assert not all(quiet(position) for position in scored_positions("variant:30it:plies=0"))
+    scored = scored_positions("variant:30it:plies=0,quiet=1000")
+    assert len(scored) == 30 and all(quiet(position) for position in scored)
+
+
+def test_rollouts_without_noise_play_the_greedy_move() -> None:
+    quiet, noisy = bot("variant:30it:noise=0", seed=0), bot("variant:30it:noise=1", seed=0)
+    assert isinstance(quiet, VariantPlayer) and isinstance(noisy, VariantPlayer)
+    state, rng = fitting.dealt(1), random.Random(0)
+    greedy = quiet._rollout(state, rng)
+    assert all(quiet._rollout(state, rng) == greedy for _ in range(50))
+    assert {noisy._rollout(state, rng) for _ in range(50)} != {greedy}
+
+
+def test_a_large_bias_plays_the_move_whose_position_the_learned_score_likes_best() -> None:
+    state = fitting.dealt(1)
+    view = Game.from_position(state_position(state)).view(state.to_act)
+    liked = {}
+    for move in core.legal_moves(state):
+        after = state.copy()
+        core.apply(after, move)
+        liked[move] = learned_score.evaluate(after)[state.to_act]
+    best = max(liked, key=liked.__getitem__)
+    assert liked[best] > 0
+    assert bot("variant:200it:bias=1000", seed=0).choose(view) == event_of(view, best)  # type: ignore[attr-defined]
+    assert bot("variant:200it", seed=0).choose(view) != event_of(view, best)  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
