@@ -15,11 +15,20 @@ package, such as ``trumps --version`` importing :mod:`rules.locale`, does not pa
 from __future__ import annotations
 
 import importlib
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules.native import activate
+from rules.native import NativeRefused, activate
 
-activate()  # before any module of the rules is imported: the native path, where built (see rules.native)
+try:
+    activate()  # before any module of the rules is imported: the native path, where built (see rules.native)
+except NativeRefused as refused:
+    if Path((getattr(sys, "argv", None) or [""])[0]).stem != "trumps":  # a program of its own: its exception
+        raise
+    # The command, which imports this package before its own refusals can speak: one line, as they do, no traceback.
+    sys.stderr.write(f"trumps: {refused}\n")
+    raise SystemExit(2) from None
 
 if TYPE_CHECKING:
     from rules.events import (

@@ -38,6 +38,7 @@ from types import ModuleType
 __all__ = [
     "ENVIRONMENT",
     "MODULES",
+    "NativeRefused",
     "activate",
     "active",
     "build",
@@ -122,16 +123,20 @@ class _Finder:
         return None if file is None else importlib.util.spec_from_file_location(name, file)
 
 
+class NativeRefused(RuntimeError):
+    """A setting of :data:`ENVIRONMENT` that cannot be followed: not 0, 1 or empty, or 1 without a build."""
+
+
 def activate() -> bool:
     """Load :data:`MODULES` from the build of the current sources from now on, if there is one; whether it did.
 
     Called by ``import rules`` before any of them is imported. ``TRUMPS_NATIVE=0`` leaves the
-    pure-Python path; ``TRUMPS_NATIVE=1`` raises :class:`RuntimeError` if there is no build to use, and so does any
+    pure-Python path; ``TRUMPS_NATIVE=1`` raises :class:`NativeRefused` if there is no build to use, and so does any
     other value but an empty one.
     """
     wanted = os.environ.get(ENVIRONMENT, "")
     if wanted not in ("", "0", "1"):  # "false" or "off" would otherwise leave the native path on, unsaid
-        raise RuntimeError(
+        raise NativeRefused(
             f"{ENVIRONMENT}={wanted!r} is neither 0 (the pure-Python path) nor 1 (the native path, or fail); "
             "unset or empty: the native path where it is built"
         )
@@ -140,7 +145,7 @@ def activate() -> bool:
     folder = build_folder()
     if folder is None or any(name in sys.modules for name in MODULES):
         if wanted == "1":
-            raise RuntimeError(f"{ENVIRONMENT}=1, but there is no build of these sources: run python -m rules.native")
+            raise NativeRefused(f"{ENVIRONMENT}=1, but there is no build of these sources: run python -m rules.native")
         return False
     sys.meta_path.insert(0, _Finder(folder))
     return True

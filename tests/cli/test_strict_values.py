@@ -100,6 +100,31 @@ def test_a_native_path_setting_other_than_0_or_1_is_refused_naming_the_variable(
     ), done.stderr
 
 
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"TRUMPS_NATIVE": "off"}, "TRUMPS_NATIVE='off' is neither 0 (the pure-Python path) nor 1"),
+        ({"TRUMPS_NATIVE": "1", "TRUMPS_CACHE": "."}, "TRUMPS_NATIVE=1, but there is no build of these sources"),
+    ],
+)
+def test_the_command_refuses_a_native_path_setting_in_one_line(
+    settings: dict[str, str], words: str, tmp_path: Path
+) -> None:
+    # Before, the command showed the traceback of its own import, the sentence on its last line.
+    command = Path(sys.executable).with_name("trumps")
+    done = subprocess.run(
+        [str(command), "--version"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, **settings},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"trumps: {words}") and done.stderr.count("\n") == 1, done.stderr
+
+
 def test_loadtest_refuses_a_synchronous_mode_before_starting_a_server(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
