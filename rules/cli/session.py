@@ -377,7 +377,7 @@ class Session:
 
     def _repeated(self) -> bool:
         """Whether some position of this hand has come up twice (a third time draws, rules §3.3.3)."""
-        if self.game.phase == "trump_choice":
+        if self.game.phase in ("trump_choice", "deal"):  # no position yet
             return False
         return any(count >= 2 for count in self.game.core_state().seen.values())
 
