@@ -410,7 +410,9 @@ class VariantPlayer:
         """The search tree after this variant's iterations, each begun on a fresh ``start()``."""
         rng, variant = self._rng, self.variant
         root = Node(seat=-1)
-        minimax: dict[int, float] = {}  # by id of a node: its value for the seat that made its move
+        # By id of a node, for the seat that made its move: the learned score of its position (bias), or with minimax
+        # the minimax of that score over its subtree.
+        minimax: dict[int, float] = {}
         for _ in range(variant.iterations):
             state = start()
             path, node = [root], root

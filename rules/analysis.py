@@ -180,6 +180,11 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
     return _estimate(game, real, events, playouts, reason, code)
 
 
+def repeated(state: core.State) -> bool:
+    """Whether some position of the game has come up twice: a third time would draw, which the solver does not count."""
+    return any(count >= 2 for count in state.seen.values())
+
+
 def _with_history(real: core.State, solution: Solution) -> Solution | None:
     """The solver's ``solution`` of the position ``real`` as the game's history has it; ``None`` if its value is open.
 
@@ -191,7 +196,7 @@ def _with_history(real: core.State, solution: Solution) -> Solution | None:
     move of ``V`` 0; the position's value is settled when they decide it (one of them is worth as much as any open
     move may be), and a position of ``V`` 0 is a draw.
     """
-    if all(count < 2 for count in real.seen.values()):
+    if not repeated(real):
         return solution
     seat = real.to_act
     known = dict(solution.moves)

@@ -36,7 +36,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from rules.analysis import evaluate
+from rules.analysis import evaluate, repeated
 from rules.cards import Card
 from rules.cli import board, terminal
 from rules.cli.usage import os_reason, program, shell_word
@@ -371,26 +371,21 @@ class Session:
             if seat == self.you:
                 self._your_turn()
             else:
-                repeated = self._repeated()
+                # no position before the deal, so none repeated
+                twice = game.phase not in ("trump_choice", "deal") and repeated(game.core_state())
                 self._apply(self._bot_move(seat))
-                self._announce(seat, repeated)
+                self._announce(seat, twice)
 
-    def _repeated(self) -> bool:
-        """Whether some position of this hand has come up twice (a third time draws, rules §3.3.3)."""
-        if self.game.phase in ("trump_choice", "deal"):  # no position yet
-            return False
-        return any(count >= 2 for count in self.game.core_state().seen.values())
-
-    def _announce(self, seat: int, repeated: bool) -> None:
+    def _announce(self, seat: int, twice: bool) -> None:
         """What a computer player says of its own accord: that it has proven a forced win (once a game).
 
         The player's solver counts repetitions from the position it proved the win at (a seat's view holds no
         history): once a position of the hand has come up twice, the proof may lead there a third time, a draw, so
-        a win proven after that (``repeated``) is not claimed. One proven before stays a win: no line of a proof
+        a win proven after that (``twice``) is not claimed. One proven before stays a win: no line of a proof
         repeats a position, so none of the game's positions comes up more than twice on the way.
         """
         bot = self.bots[seat]
-        if isinstance(bot, PerfectPlayer) and bot.announcement() == FORCED_WIN and not repeated:
+        if isinstance(bot, PerfectPlayer) and bot.announcement() == FORCED_WIN and not twice:
             self.say(Text(_("{name}: I have a forced win.").format(name=self.names[seat]), style="bold"))
 
     def _bot_move(self, seat: int) -> Event:

@@ -20,6 +20,13 @@ from rules.players.levels import parse_bot
 from rules.players.mcts import Node
 from rules.players.perfect import PerfectPlayer
 from rules.position import state_position
+from rules.state import View
+
+
+def dealt_view() -> tuple[core.State, View]:
+    """The first position of a dealt duel (:func:`benchmarks.learned_score.dealt`), and the view of its seat to act."""
+    state = fitting.dealt(1)
+    return state, Game.from_position(state_position(state)).view(state.to_act)
 
 
 def test_the_variant_with_nothing_changed_plays_as_mcts_learned() -> None:
@@ -53,8 +60,7 @@ def test_a_variant_of_three_trees_and_implicit_minimax_plays_legal_moves() -> No
 
 
 def test_a_pool_of_trees_plays_the_move_with_the_most_visits_over_them_all() -> None:
-    state = fitting.dealt(1)
-    view = Game.from_position(state_position(state)).view(state.to_act)
+    _, view = dealt_view()
     pooled, reference = bot("variant:40it:pool=2", seed=0), bot("variant:40it", seed=0)
     assert isinstance(pooled, VariantPlayer) and isinstance(reference, VariantPlayer)
     legal = core.legal_moves(sample_state(view, reference._rng))
@@ -108,8 +114,7 @@ def test_rollouts_without_noise_play_the_greedy_move() -> None:
 
 
 def test_a_large_bias_plays_the_move_whose_position_the_learned_score_likes_best() -> None:
-    state = fitting.dealt(1)
-    view = Game.from_position(state_position(state)).view(state.to_act)
+    state, view = dealt_view()
     liked = {}
     for move in core.legal_moves(state):
         after = state.copy()
