@@ -108,6 +108,11 @@ def test_the_solver_benchmark_measures_the_proofs_it_found() -> None:
     solver = Solver()
     assert solver.value(state) == 1
     assert solver.proof_size(state, seat=1) == (1, 1)
+    strategy, height = solver.proof_strategy(state, seat=1)
+    assert ({key: core.move_code(move) for key, move in strategy.items() if move is not None}, height) == (
+        {state.key(): "KH"},
+        1,
+    )
     with pytest.raises(ValueError, match="no win of seat 0"):
         solver.proof_size(state, seat=0)
 
@@ -248,3 +253,28 @@ def test_the_proof_table_of_the_players_page_is_the_solvers_today() -> None:
         assert solver.value(state) == value, index
         winner = state.to_act if value == 1 else 1 - state.to_act
         assert (solver.nodes, *solver.proof_size(state, winner)) == (nodes, proof, height), index
+
+
+def test_the_move_order_table_of_the_players_page_is_the_solvers_today() -> None:
+    # docs/players.md's bound on what a perfect move order saves: its cheapest row, measured again.
+    from pathlib import Path
+
+    from benchmarks.move_order import CHOICE_PHASES, measure
+    from benchmarks.solver import sample
+    from rules import core
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "players.md").read_text(encoding="utf-8")
+    rows = {
+        int(index): tuple(int(nodes.replace(",", "")) for nodes in counts)
+        for index, *counts in re.findall(
+            r"^\| position (\d+) of seed 1 \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|", page, re.M
+        )
+    }
+    assert len(rows) == 8, "the move order table of the seed 1 development set"
+    index = min(rows, key=lambda index: rows[index][0])
+    nodes, told, shedding = rows[index]
+    state = dict(sample(random.Random(1), cards=14, positions=index + 1))[index]
+    everywhere = measure(state, 1_000_000, {core.PHASE_NUMBERS[name] for name in CHOICE_PHASES})
+    at_leads = measure(state, 1_000_000, {core.LEAD, core.SECOND})
+    assert everywhere is not None and at_leads is not None
+    assert (everywhere.nodes, everywhere.told_nodes, at_leads.told_nodes) == (nodes, told, shedding)

@@ -201,10 +201,15 @@ def _order(state: core.State) -> list[int]:
     """The legal moves, most promising for the seat to act first (the greedy choice leads)."""
     moves = list(core.legal_moves(state))
     if len(moves) > 1:
-        first = heuristic_move(state, state.hands)
+        _put_first(moves, heuristic_move(state, state.hands))
+    return moves
+
+
+def _put_first(moves: list[int], first: int | None) -> None:
+    """Move ``first`` to the front of ``moves`` if it is one of them."""
+    if first is not None and first in moves:
         moves.remove(first)
         moves.insert(0, first)
-    return moves
 
 
 class Solver:
@@ -243,6 +248,9 @@ class Solver:
         self._path: list[core.PositionKey] = []
         self._plies: list[int] = []
         self._proofs = ProofNumberSearch(self.table, self._check_limits)
+        self.first_moves: dict[core.PositionKey, int] = {}
+        """Moves the exact search tries first at the positions named, before its own order: empty but where
+        ``python -m benchmarks.move_order`` measures what knowing a proof's moves in advance would save."""
 
     @property
     def nodes(self) -> int:
@@ -351,33 +359,44 @@ class Solver:
     def proof_size(self, state: core.State, seat: int) -> tuple[int, int]:
         """The positions and the height of the proof of ``seat``'s win from ``state`` that the table holds.
 
-        The proof the ``perfect`` player plays: at ``seat``'s moves the winning move of lowest height,
-        at the other seat's every move; a position reached on two lines counts once. Raises
-        :class:`ValueError` if the table holds no such proof (``python -m benchmarks.solver --proof``
+        The proof the ``perfect`` player plays (:meth:`proof_strategy`); a position reached on two lines counts once.
+        Raises :class:`ValueError` if the table holds no such proof (``python -m benchmarks.solver --proof``
         compares its size with the nodes searched).
+        """
+        strategy, height = self.proof_strategy(state, seat)
+        return len(strategy), height
+
+    def proof_strategy(self, state: core.State, seat: int) -> tuple[dict[core.PositionKey, int | None], int]:
+        """The proof of ``seat``'s win from ``state`` that the table holds, and its height.
+
+        Each position of the proof, with ``seat``'s move there (the winning move of lowest height, the one the
+        ``perfect`` player plays) or ``None`` at the other seat's positions, whose every move the proof answers.
+        Raises :class:`ValueError` if the table holds no such proof.
         """
         start = state.fresh_copy()
         height = self._win_height(start, seat)
         if height == UNBOUNDED:
             raise ValueError(f"the table holds no win of seat {seat} from this position")
-        counted: set[core.PositionKey] = set()
+        strategy: dict[core.PositionKey, int | None] = {}
         stack = [start]
         while stack:
             position = stack.pop()
             key = position.key()
-            if position.outcome is not None or key in counted:
+            if position.outcome is not None or key in strategy:
                 continue
-            counted.add(key)
-            moves = [self._pick(position, seat, 1, {})] if position.to_act == seat else core.legal_moves(position)
-            for move in moves:
-                if move is None:
+            mine = None
+            if position.to_act == seat:
+                mine = self._pick(position, seat, 1, {})
+                if mine is None:
                     raise ValueError("the table holds no winning move at a position of the proof")
+            strategy[key] = mine
+            for move in core.legal_moves(position) if mine is None else (mine,):
                 child = position.fresh_copy()
                 core.apply(child, move)
                 if self._win_height(child, seat) == UNBOUNDED:
                     raise ValueError("a move of the other seat leads out of the proof")
                 stack.append(child)
-        return len(counted), height
+        return strategy, height
 
     def _known(self, child: core.State, seat: int, value: int) -> int | None:
         """The value for ``seat`` of the position ``child`` a move led to, if the table or ``value`` settles it.
@@ -588,6 +607,8 @@ class Solver:
         height = 0
         cut = False
         moves = self._guided_order(state, x, is_or) if ply < GUIDED_PLIES and self.proof_numbers else _order(state)
+        if self.first_moves:
+            _put_first(moves, self.first_moves.get(key))
         for index, move in enumerate(moves):
             reach = depth - 1 - REDUCTION * min(index, 2) if is_or else depth - 1
             token = core.apply(state, move)
