@@ -143,11 +143,21 @@ class Settings:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
             if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(Message(N_("{name}: {value} is not a finite number"), name=field.name, value=value))
+                raise ValueError(
+                    Message(
+                        N_("{name}: {value} is not a finite number"),
+                        name=given.get(field.name, field.name),
+                        value=value,
+                    )
+                )
             if value < 0:
-                raise ValueError(Message(N_("{name}: {value} is negative"), name=field.name, value=value))
+                raise ValueError(
+                    Message(N_("{name}: {value} is negative"), name=given.get(field.name, field.name), value=value)
+                )
             if isinstance(value, int) and value > sys.maxsize:  # a deque's length, say, could not be that long
-                raise ValueError(Message(N_("{name}: {value} is too large"), name=field.name, value=value))
+                raise ValueError(
+                    Message(N_("{name}: {value} is too large"), name=given.get(field.name, field.name), value=value)
+                )
         for name, least in AT_LEAST.items():
             value = getattr(self, name)
             if value < least:
@@ -168,7 +178,9 @@ class Settings:
         if self.hard_message_bytes < self.max_message_bytes:
             raise ValueError(
                 Message(
-                    N_("hard_message_bytes must be at least max_message_bytes ({least}), not {value}"),
+                    N_("{name} must be at least {other} ({least}), not {value}"),
+                    name=given.get("hard_message_bytes", "hard_message_bytes"),
+                    other=given.get("max_message_bytes", "max_message_bytes"),
                     least=self.max_message_bytes,
                     value=self.hard_message_bytes,
                 )

@@ -134,6 +134,7 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
         "serve too large": ["serve", "--port", "1", "--burst", "99999999999999999999"],
         "serve at least": ["serve", "--port", "1", "--max-tables", "0"],
         "serve more than 0": ["serve", "--port", "1", "--hello-timeout", "0"],
+        "serve hard message bytes": ["serve", "--port", "1", "--max-message-bytes", "70000"],
         "serve memory database": ["serve", "--port", "1", "--db", ":memory:"],
         "serve database with a space": ["serve", "--port", "1", "--db", "t.sqlite3 "],
         "serve proxy name": ["serve", "--port", "1", "--trusted-proxies", "localhost"],

@@ -133,7 +133,22 @@ def _serve_here(
         (("--pool-size", "0"), {}, "--pool-size must be at least 1, not 0"),
         (("--rate", "0"), {}, "--rate must be more than 0, not 0.0"),
         (("--hello-timeout", "0.0"), {}, "--hello-timeout must be more than 0, not 0.0"),
-        ((), {"TRUMPS_HARD_MESSAGE_BYTES": "4095"}, "hard_message_bytes must be at least max_message_bytes (4096)"),
+        (
+            (),
+            {"TRUMPS_HARD_MESSAGE_BYTES": "4095"},
+            "TRUMPS_HARD_MESSAGE_BYTES must be at least max_message_bytes (4096)",
+        ),
+        # the one range between two settings names each as it was given, the one given alone too
+        (
+            ("--max-message-bytes", "70000"),
+            {},
+            "hard_message_bytes must be at least --max-message-bytes (70000), not 65536",
+        ),
+        (
+            ("--max-message-bytes", "5000"),
+            {"TRUMPS_HARD_MESSAGE_BYTES": "4096"},
+            "TRUMPS_HARD_MESSAGE_BYTES must be at least --max-message-bytes (5000), not 4096",
+        ),
         # texts
         (("--sync", "FULL"), {}, "--sync: 'FULL' is not full or normal"),
         (("--db", ""), {}, "--db: '' is neither an SQLite file name nor a postgresql:// URL"),
