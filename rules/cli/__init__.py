@@ -16,7 +16,7 @@ import typer
 import typer.core
 
 from rules.cli import arena, bench, loadtest, play, replay, review, serve, solve, spec
-from rules.cli.usage import readable, refuse_unknown_language, run
+from rules.cli.usage import readable, refuse_unknown_language, run, stand_in_for_closed_output, writing
 from rules.locale import LANGUAGES, N_, _, language_from_environment, use_language
 
 # Click's plain help, not typer's rich panels: rich's help takes longer to import and to draw than the rest of a
@@ -146,8 +146,9 @@ def speak_typer_words() -> None:
 
 
 def main() -> None:
+    stand_in_for_closed_output()
     if sys.argv[1:] == ["--version"]:  # answered before the commands are built
-        typer.echo(version_line())
+        writing(lambda: typer.echo(version_line()))
         return
     use_language(language_asked(sys.argv[1:], os.environ))
     command = typer.main.get_command(app)

@@ -16,12 +16,13 @@ from our catalog; one it does not know stays English.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
 import shlex
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -265,13 +266,17 @@ _OS_REASONS = {
     errno.ENOSPC: N_("no space left on the device"),
     errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
     errno.ECONNREFUSED: N_("connection refused"),
+    errno.EBADF: N_("bad file descriptor"),
 }
+
+STANDARD_INPUT_CLOSED = N_("standard input is closed")
+"""Why ``-`` cannot be read when the command was started with standard input closed (``<&-``)."""
 
 
 def os_reason(error: OSError, *, spoken: bool = True) -> str:
     """Why the system refused: a usual reason in the language spoken, else (and in English, or when not ``spoken``)
     as the system says it."""
-    reason = _OS_REASONS.get(error.errno or 0)
+    reason = STANDARD_INPUT_CLOSED if error.strerror == STANDARD_INPUT_CLOSED else _OS_REASONS.get(error.errno or 0)
     if spoken and reason is not None and language() != "en":
         return _(reason)
     return error.strerror or str(error)
@@ -305,11 +310,25 @@ def open_input(source: str) -> Iterator[BinaryIO]:
     """
     if source == "-":
         if sys.stdin is None:
-            raise OSError(errno.EBADF, "standard input is closed")
-        yield sys.stdin.buffer
+            raise OSError(errno.EBADF, STANDARD_INPUT_CLOSED)
+        try:
+            yield sys.stdin.buffer
+        finally:
+            _give_back_what_was_not_read(sys.stdin.buffer)
         return
     with open(source, "rb") as file:
         yield file
+
+
+def _give_back_what_was_not_read(file: BinaryIO) -> None:
+    """Leave standard input, where it is a file (``< game.jsonl``), just after the last line read, not after the
+    block read ahead: what follows the line a command stopped at is there for whatever reads the file next (log
+    format §L6.5). A pipe cannot give back what it has passed on."""
+    try:
+        if file.seekable():
+            os.lseek(file.fileno(), file.tell(), os.SEEK_SET)
+    except (OSError, ValueError):
+        pass
 
 
 _PLAIN = re.compile(r"[\w@%+=:,./-]+")
@@ -391,6 +410,23 @@ def refuse_unknown_language(lang: str | None) -> None:
 
 def run(command: Any, name: str) -> None:
     """Run ``command`` as the program ``name``; a usage error is one line on standard error, exit 2."""
+    writing(lambda: _run(command, name))
+
+
+def writing(action: Callable[[], object]) -> None:
+    """Do ``action``; if it cannot write to standard output (a full disk, say, or standard output closed), say so in
+    one line, exit 1. (A closed pipe, as under ``| head``, ends the command quietly before this: click's.)"""
+    try:
+        action()
+    except OSError as error:
+        if not _writing_standard_output(error):
+            raise
+        typer.echo(_("cannot write to standard output: {why}").format(why=os_reason(error)), err=True)
+        _let_go_of_standard_output()
+        sys.exit(1)
+
+
+def _run(command: Any, name: str) -> None:
     try:
         result: Any = command.main(prog_name=name, standalone_mode=False)
     except typer.Abort:
@@ -409,13 +445,36 @@ def run(command: Any, name: str) -> None:
         if _kind(error, "ClickException"):
             typer.echo(f"{name}: {said_by_typer(error.format_message())}", err=True)  # type: ignore[attr-defined]
             sys.exit(1)
-        if isinstance(error, OSError) and _writing_standard_output(error):
-            # a full disk, say (a closed pipe, as under `| head`, has ended the command quietly before: click's)
-            typer.echo(_("cannot write to standard output: {why}").format(why=os_reason(error)), err=True)
-            _let_go_of_standard_output()
-            sys.exit(1)
         raise
     sys.exit(result if isinstance(result, int) else 0)
+
+
+class ClosedOutput(io.TextIOBase):
+    """Standard output for a command started with it closed (``>&-``), when Python has none: each write fails as a
+    write to a closed descriptor does, so that the command refuses it in one line (:func:`run`) instead of printing
+    nothing and exiting 0."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def fileno(self) -> int:
+        return 1
+
+
+def stand_in_for_closed_output() -> None:
+    """If the command was started with standard output closed, make it a :class:`ClosedOutput`, and descriptor 1
+    the null device, so that no file the command opens gets that number (and what would go to standard output
+    with it)."""
+    if sys.stdout is not None:
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    if null != 1:
+        os.dup2(null, 1)
+        os.close(null)
+    sys.stdout = ClosedOutput()
 
 
 def _let_go_of_standard_output() -> None:
@@ -431,14 +490,15 @@ def _let_go_of_standard_output() -> None:
 
 def _writing_standard_output(error: OSError) -> bool:
     """Whether ``error`` was raised writing to standard output: the frame that wrote (click's ``echo``, a rich
-    console's buffer) held a stream on descriptor 1, as ``file`` or as ``self.file``."""
+    console's buffer, a :class:`ClosedOutput`) held a stream on descriptor 1, as ``file``, ``self.file`` or
+    ``self``."""
     trace = error.__traceback__
     if trace is None:
         return False
     while trace.tb_next is not None:
         trace = trace.tb_next
     names = trace.tb_frame.f_locals
-    for stream in (names.get("file"), getattr(names.get("self"), "file", None)):
+    for stream in (names.get("file"), getattr(names.get("self"), "file", None), names.get("self")):
         try:
             if stream is not None and stream.fileno() == 1:
                 return True

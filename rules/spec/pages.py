@@ -286,8 +286,8 @@ character, with backslash escapes: `\\n`, `\\r`, `\\t`, `\\\\` and `\\'`, and `\
 each byte of another character that cannot be printed. So `trumps replay $'a\\nb.jsonl'`
 answers in one line,
 `cannot read $'a\\nb.jsonl': No such file or directory`.
-An output that cannot be written (a full disk under `> file`) is refused in one line too,
-`cannot write to standard output: REASON`, with exit status 1; a pipe its reader has closed
+An output that cannot be written (a full disk under `> file`, or standard output closed, `>&-`) is
+refused in one line too, `cannot write to standard output: REASON`, with exit status 1; a pipe its reader has closed
 (`| head`) ends the command quietly, with status 1.
 
 A number is written in ASCII digits, as for `trumps serve`'s settings: a whole number (`--seed`,

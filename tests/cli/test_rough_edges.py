@@ -147,18 +147,73 @@ def test_replay_and_review_say_how_a_game_ended(vector: str, standing: str, told
     assert review.stdout.splitlines()[-2].strip() == told, review.stdout
 
 
-@pytest.mark.parametrize("command", ["replay", "solve", "review"])
-def test_a_closed_standard_input_cannot_be_read(command: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["replay"], "cannot read -: standard input is closed"),
+        (["solve"], "cannot read -: standard input is closed"),
+        (["review"], "cannot read -: standard input is closed"),
+        (["--lang", "ro", "solve"], "nu se poate citi -: intrarea standard este închisă"),  # the command's own words
+        (["--lang", "ru", "review"], "не удаётся прочитать -: стандартный ввод закрыт"),
+    ],
+)
+def test_a_closed_standard_input_cannot_be_read(args: list[str], said: str) -> None:
     # With descriptor 0 closed Python has no sys.stdin at all.
     closed = subprocess.run(
-        ["/bin/sh", "-c", '"$0" -c "from rules.cli import main; main()" "$1" - <&-', sys.executable, command],
+        ["/bin/sh", "-c", '"$0" -c "from rules.cli import main; main()" "$@" - <&-', sys.executable, *args],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert (closed.returncode, closed.stdout) == (1, "")
-    assert closed.stderr == "cannot read -: standard input is closed\n"
+    assert closed.stderr == said + "\n"
+
+
+@pytest.mark.parametrize("command", ["replay", "solve", "review"])
+def test_a_file_on_standard_input_is_left_just_after_the_bad_line(command: str, tmp_path: Path) -> None:
+    """Log format §L6.5: nothing after the bad line is read, so the next reader of the file finds it all."""
+    log = tmp_path / "bad.jsonl"
+    log.write_bytes(b'{"type": "start"}\nxx\n' + b'{"type": "start"}\n' * 2000)
+    with log.open("rb") as stdin:
+        done = subprocess.run(
+            [
+                "/bin/sh",
+                "-c",
+                '"$0" -c "from rules.cli import main; main()" "$1" - ; head -c 17',
+                sys.executable,
+                command,
+            ],
+            stdin=stdin,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.stderr == b"line 2: malformed JSON: Expecting value at column 1\n"
+    assert done.stdout == b'{"type": "start"}'  # what the next reader of the file read: the line after the bad one
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["replay", str(DUEL)], "cannot write to standard output: Bad file descriptor"),
+        (["replay", "--json", str(DUEL)], "cannot write to standard output: Bad file descriptor"),
+        (["review", str(DUEL)], "cannot write to standard output: Bad file descriptor"),
+        (["--version"], "cannot write to standard output: Bad file descriptor"),
+        (["--lang", "fi", "replay", str(DUEL)], "vakiotulosteeseen ei voi kirjoittaa: virheellinen tiedostokuvaaja"),
+    ],
+)
+def test_a_closed_standard_output_is_said_in_one_line(args: list[str], said: str) -> None:
+    """`trumps replay LOG >&-`: Python has no sys.stdout at all, and would print nothing and exit 0."""
+    closed = subprocess.run(
+        ["/bin/sh", "-c", '"$0" -c "from rules.cli import main; main()" "$@" >&-', sys.executable, *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert (closed.returncode, closed.stderr) == (1, said + "\n")
 
 
 @pytest.mark.parametrize(
