@@ -800,6 +800,14 @@ class PostgresStore:
         loop = asyncio.get_running_loop()
         pgconn, encoding = conn.pgconn, conn.info.encoding
         changed: asyncio.Future[None] = loop.create_future()
+        socket = conn.fileno()
+        reading = True
+
+        def stop_reading() -> None:
+            nonlocal reading
+            if reading:
+                reading = False
+                loop.remove_reader(socket)
 
         def readable() -> None:
             try:
@@ -807,18 +815,22 @@ class PostgresStore:
                 while (note := pgconn.notifies()) is not None:
                     self._heard(note.relname.decode(encoding), note.extra.decode(encoding))
             except psycopg.Error as error:
+                # At once, by its number: the failure has closed the socket, and the next one this process opens or
+                # accepts gets the number. Left registered till this task's turn, that one's readiness would never
+                # be watched (the loop believes it watched already): a request on it would go unread for ever.
+                stop_reading()
                 if not changed.done():
                     changed.set_exception(error)
                 return
             if (self._synced or self._listened != self._following) and not changed.done():
                 changed.set_result(None)
 
-        loop.add_reader(conn.fileno(), readable)
+        loop.add_reader(socket, readable)
         try:
             readable()  # what came in meanwhile (the socket may not be readable again for it)
             await changed
         finally:
-            loop.remove_reader(conn.fileno())
+            stop_reading()
 
     def _heard(self, channel: str, payload: str) -> None:
         if channel == self._control:

@@ -389,6 +389,31 @@ def test_the_database_goes_away_and_comes_back() -> None:
             cluster.stop()
 
 
+def test_every_request_is_answered_after_the_database_connections_are_cut(database: str) -> None:
+    """After a cut (a PostgreSQL restart, a network cut) the next connection the process accepts is answered too.
+
+    The cut closes the listening connection's socket, and the next connection accepted gets its number: a
+    registration of the old socket left with the event loop kept that connection from ever being read.
+    """
+    server = Server(database, **FAST)
+    try:
+        server.start()
+        assert _status(f"{server.http}/readyz") == 200
+        with psycopg.connect(database, autocommit=True) as conn:  # as PostgreSQL's restart ends every session
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        # At once: the listening connection comes back after a tenth of a second, and may take the number first.
+        assert [_status(f"{server.http}/healthz") for _ in range(4)] == [200] * 4
+        deadline = time.monotonic() + 30
+        while _status(f"{server.http}/readyz") != 200:
+            assert time.monotonic() < deadline, "the server did not find its database again"
+            time.sleep(0.2)
+    finally:
+        server.stop()
+
+
 @pytest.mark.parametrize(
     ("url", "shown"),
     [
