@@ -451,7 +451,7 @@ def _run(command: Any, name: str) -> None:
 
 class ClosedOutput(io.TextIOBase):
     """Standard output for a command started with it closed (``>&-``), when Python has none: each write fails as a
-    write to a closed descriptor does, so that the command refuses it in one line (:func:`run`) instead of printing
+    write to a closed descriptor does, so that the command refuses it in one line (:func:`writing`) instead of printing
     nothing and exiting 0."""
 
     def writable(self) -> bool:
