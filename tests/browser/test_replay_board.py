@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import Person, Server, create_table, play_until_over, screenshot
+from browser_helpers import Person, Server, create_table, play_until_over, screenshot, won_hand
 from playwright.sync_api import Browser, Page, expect
 
 VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors"
@@ -216,5 +216,18 @@ def test_a_finished_hand_of_an_online_table_opens_on_the_board(server: Server, b
         expect(board.locator(".table-hands")).to_contain_text("Hand 1 of table")
         board.click(".table-hands a:has-text('Next hand')")
         expect(board.locator(".opener .problem")).to_contain_text("this table has no hand 2")
+    finally:
+        context.close()
+
+
+def test_the_last_hand_of_a_match_that_is_over_offers_no_next_hand(server: Server, browser: Browser) -> None:
+    table_id, _, _ = won_hand(server.url, match_hands=1)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/replay?table={table_id}&hand=1")
+        page.wait_for_selector(".board")
+        expect(page.locator(".table-hands")).to_contain_text("Hand 1 of table")
+        expect(page.locator(".table-hands a")).to_have_count(0)  # no hand before it, and none after the match
     finally:
         context.close()

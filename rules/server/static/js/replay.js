@@ -29,19 +29,25 @@ function namedSeats() {
 }
 
 /** The names of an online table's players, from the lobby's record of it (null if it cannot be had). */
-async function tableSeatNames(tableId) {
+/** The table's information (GET /api/tables/ID), or null when it cannot be had. */
+async function tableInfo(tableId) {
   try {
     const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
     if (!response.ok) return null;
     const data = await response.json();
-    const seats = data.table?.seats ?? data.seats;
-    if (!Array.isArray(seats)) return null;
-    // Names in the third person ("Ada wins", "Computer wins"): the sentences of the board are about
-    // a seat, not addressed to the reader. A person without a name keeps the seat's number.
-    return seats.map((seat) => (seat.kind === "free" || (seat.kind === "human" && !seat.name) ? null : seatName(seats, seat.seat, null)));
+    const info = data.table ?? data;
+    return Array.isArray(info.seats) ? info : null;
   } catch {
     return null;
   }
+}
+
+/** The names the board gives the seats of a table. */
+function seatNamesOf(info) {
+  const seats = info.seats;
+  // Names in the third person ("Ada wins", "Computer wins"): the sentences of the board are about
+  // a seat, not addressed to the reader. A person without a name keeps the seat's number.
+  return seats.map((seat) => (seat.kind === "free" || (seat.kind === "human" && !seat.name) ? null : seatName(seats, seat.seat, null)));
 }
 
 /** A winning chance (0..1) written the language's way ("57%", "57 %"). */
@@ -148,7 +154,7 @@ class ReplayBoard {
     window.addEventListener("hashchange", () => this.go(this.plyFromHash(), { fromHash: true }));
     const params = new URLSearchParams(location.search);
     if (params.get("table") && params.get("hand")) {
-      this.source = { table: params.get("table"), hand: params.get("hand") };
+      this.source = { table: params.get("table"), hand: params.get("hand"), last: null };
       this.root.replaceChildren(h("p", { class: "loading" }, t("replay.reading")));
       try {
         const url = `/api/tables/${encodeURIComponent(this.source.table)}/hands/${encodeURIComponent(this.source.hand)}/log`;
@@ -158,11 +164,14 @@ class ReplayBoard {
           throw Object.assign(new Error(data.message || response.statusText), { code: data.code });
         }
         const text = await response.text();
-        seatNames = await tableSeatNames(this.source.table);
+        const info = await tableInfo(this.source.table);
+        seatNames = info ? seatNamesOf(info) : null;
+        // A match that is over has no hand after its last one; any other table may yet have it.
+        this.source.last = info?.status === "finished" ? Number(info.hand) : null;
         await this.open(text);
       } catch (error) {
         // not_found answers both "no such table" and "no such hand": a table that is there has not had this hand.
-        const hand = error.code === "not_found" && (await tableSeatNames(this.source.table)) !== null;
+        const hand = error.code === "not_found" && (await tableInfo(this.source.table)) !== null;
         this.showOpener(t("replay.no_hand", { reason: hand ? t("replay.no_such_hand", { hand: this.source.hand }) : refusal(error) }));
       }
       return;
@@ -304,7 +313,8 @@ class ReplayBoard {
     const hands = this.source ? h("p", { class: "table-hands" },
       h("strong", {}, t("replay.hand_of", { hand: this.source.hand, table: this.source.table })), " ",
       Number(this.source.hand) > 1 ? h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) - 1) }, t("replay.previous_hand")) : null, " ",
-      h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) + 1) }, t("replay.next_hand"))) : null;
+      this.source.last === null || Number(this.source.hand) < this.source.last
+        ? h("a", { class: "btn small", href: this.handLink(Number(this.source.hand) + 1) }, t("replay.next_hand")) : null) : null;
     this.root.replaceChildren(
       hands ?? "",
       h("div", { class: "replay-layout" },
