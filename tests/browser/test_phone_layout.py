@@ -92,6 +92,36 @@ def test_at_320_the_opponents_names_are_whole_at_a_table_of_four(server: Server,
         context.close()
 
 
+ARROW_PX = 20
+"""What a menu's arrow takes of its width in Chromium (the text is cut short with "…" before it)."""
+
+# Each choice of each seat menu of the lobby: its text's width in the menu's font, and the menu's room for text.
+_SEAT_CHOICES = """() => [...document.querySelectorAll('.seat-row select')].flatMap((menu) => {
+  const style = getComputedStyle(menu);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = style.font;
+  const room = menu.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [...menu.options].map((option) => [option.text, pen.measureText(option.text).width, room]);
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ro", "fi", "cs", "ky", "ru"])
+def test_at_320_each_seats_choice_in_the_lobby_is_read_whole(server: Server, browser: Browser, lang: str) -> None:
+    """The level a seat's menu shows ("Computer, medium", "Компьютер: безупречный") is not cut to "Computer, medi…"."""
+    context = browser.new_context(viewport={"width": 320, "height": 568}, locale=lang)
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.check('input[name="players"][value="4"]')
+        page.wait_for_selector('select[name="seat-3"]')
+        choices = page.evaluate(_SEAT_CHOICES)
+        assert len(choices) == 3 * 5
+        cut = [(text, round(width), room) for text, width, room in choices if width + ARROW_PX > room]
+        assert not cut, cut
+    finally:
+        context.close()
+
+
 def test_on_a_phone_at_a_table_of_four_your_turn_brings_your_cards_into_sight(server: Server, browser: Browser) -> None:
     """Three opponents fill a 360x640 screen: when the lead is yours, the page scrolls your cards up into it."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True, reduced_motion="reduce")
