@@ -204,7 +204,8 @@ class ReplayBoard {
       if (file) await this.openFile(file);
     });
     const pickLabel = h("label", { class: "btn small" }, t("replay.pick"), picker);
-    const zone = h("div", { class: "drop-zone", tabindex: "0" }, h("p", {}, t("replay.drop"), " ", pickLabel));
+    // Not a tab stop of its own: a keyboard opens a log by the picker in it (or by pasting, below).
+    const zone = h("div", { class: "drop-zone" }, h("p", {}, t("replay.drop"), " ", pickLabel));
     zone.addEventListener("dragover", (event) => {
       event.preventDefault();
       zone.classList.add("over");
