@@ -147,10 +147,10 @@ def speak_typer_words() -> None:
 
 def main() -> None:
     stand_in_for_closed_output()
+    use_language(language_asked(sys.argv[1:], os.environ))
     if sys.argv[1:] == ["--version"]:  # answered before the commands are built
         writing(lambda: typer.echo(version_line()))
         return
-    use_language(language_asked(sys.argv[1:], os.environ))
     command = typer.main.get_command(app)
     readable(command)
     translated(command)

@@ -30,10 +30,15 @@ HELP = N_(
 )
 
 
+MAX_GAMES = 100_000
+"""The most games a pair: each is a task made before the first is played (and at a game a second, a day's run)."""
+
+
 def arena(
     bots: Annotated[list[str], typer.Argument(help=N_("Two or more bots, e.g. random greedy mcts:0.2 perfect."))],
     games: Annotated[
-        int, typer.Option("--games", min=1, help=N_("Games per pair (rounded up to whole mirrored sets)."))
+        int,
+        typer.Option("--games", min=1, max=MAX_GAMES, help=N_("Games per pair (rounded up to whole mirrored sets).")),
     ] = 20,
     seed: Annotated[int, typer.Option("--seed", help=N_("Seed of the deals and the bots."))] = 0,
     players: Annotated[

@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 import typer
 
 from rules.cli.extras import require_server
-from rules.cli.usage import os_reason, shell_word
+from rules.cli.usage import host_address, os_reason, shell_word
 from rules.locale import N_, Message, _, ngettext, number, percent, pgettext, said
 
 if TYPE_CHECKING:  # asyncio and urllib.request only when the load test runs: every --help imports this module
@@ -347,13 +347,16 @@ def _shown(value: float | None) -> str:
 
 def check_url(url: str) -> str | None:
     """Why ``url`` is no ``ws://HOST:PORT`` (or ``wss://``) of a server, in the language spoken; None if it is one."""
+    give = _("--url {url}: give ws://HOST:PORT (or wss://) of a running server").format(url=shell_word(url))
+    if any(char.isspace() or not char.isprintable() for char in url):  # urlsplit would drop a tab or a line feed
+        return give
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 (reading it checks it: a port that is no number or out of range raises)
     except ValueError as error:
         return _("--url {url}: not a URL ({why})").format(url=shell_word(url), why=error)
-    if parts.scheme not in ("ws", "wss") or not parts.hostname:
-        return _("--url {url}: give ws://HOST:PORT (or wss://) of a running server").format(url=shell_word(url))
+    if parts.scheme not in ("ws", "wss") or not parts.hostname or not host_address(parts.hostname):
+        return give
     return None
 
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import errno
 import logging
-import re
 import socket
 from typing import Annotated
 
 import typer
 
 from rules.cli.extras import require_server
-from rules.cli.usage import COUNT, os_reason, shell_word
+from rules.cli.usage import COUNT, host_address, os_reason, shell_word
 from rules.locale import N_, _, said
 
 # The command's --help (a docstring would not be extracted for translation, so the help is a message).
@@ -22,32 +21,6 @@ HELP = N_(
 )
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
-
-
-_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
-
-
-def listen_address(host: str) -> bool:
-    """Whether ``--host`` is an IP address (``127.0.0.1``, ``::``, as :mod:`ipaddress` reads it) or a host name
-    (letters, digits and hyphens, dot-separated, the last part not all digits).
-
-    The system's resolver would also take ``127.1``, ``0`` (every interface), ``2130706433`` or ``0x7f.1`` for
-    IPv4 addresses, and asyncio ``""`` for every interface: shorthand no one types on purpose, refused.
-
-    >>> [listen_address(host) for host in ("127.0.0.1", "::", "localhost", "game-1.example.org")]
-    [True, True, True, True]
-    >>> [listen_address(host) for host in ("", "0", "127.1", "0x7f.1", " 127.0.0.1", "localhost.", "a_b")]
-    [False, False, False, False, False, False, False]
-    """
-    import ipaddress
-
-    try:
-        ipaddress.ip_address(host)
-        return True
-    except ValueError:
-        pass
-    labels = host.split(".")
-    return len(host) <= 253 and all(_LABEL.fullmatch(label) for label in labels) and not labels[-1].isdigit()
 
 
 def serve(
@@ -121,7 +94,7 @@ def serve(
         unknown = _("--log-level {level}: choose one of {levels}").format(level=shell_word(log_level), levels=levels)
         typer.echo(f"trumps serve: {unknown}", err=True)
         raise typer.Exit(2)
-    if not listen_address(host):
+    if not host_address(host):
         unknown = _("--host {host}: not an IP address or a host name").format(host=shell_word(host))
         typer.echo(f"trumps serve: {unknown}", err=True)
         raise typer.Exit(2)

@@ -331,6 +331,33 @@ def _give_back_what_was_not_read(file: BinaryIO) -> None:
         pass
 
 
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def host_address(host: str) -> bool:
+    """Whether ``host`` (``trumps serve --host``, the host of ``trumps loadtest --url``) is an IP address
+    (``127.0.0.1``, ``::``, as :mod:`ipaddress` reads it) or a host name (letters, digits and hyphens,
+    dot-separated, the last part not all digits).
+
+    The system's resolver would also take ``127.1``, ``0`` (every interface), ``2130706433`` or ``0x7f.1`` for
+    IPv4 addresses, and asyncio ``""`` for every interface: shorthand no one types on purpose, refused.
+
+    >>> [host_address(host) for host in ("127.0.0.1", "::", "localhost", "game-1.example.org")]
+    [True, True, True, True]
+    >>> [host_address(host) for host in ("", "0", "127.1", "0x7f.1", " 127.0.0.1", "localhost.", "a_b")]
+    [False, False, False, False, False, False, False]
+    """
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    labels = host.split(".")
+    return len(host) <= 253 and all(_LABEL.fullmatch(label) for label in labels) and not labels[-1].isdigit()
+
+
 _PLAIN = re.compile(r"[\w@%+=:,./-]+")
 """A word a shell reads as it is: letters and digits of any script, and signs that mean nothing to it."""
 
@@ -421,6 +448,9 @@ def writing(action: Callable[[], object]) -> None:
     except OSError as error:
         if not _writing_standard_output(error):
             raise
+        if isinstance(error, BrokenPipeError):  # the reader has all it wanted: nothing to say
+            _let_go_of_standard_output()
+            sys.exit(1)
         typer.echo(_("cannot write to standard output: {why}").format(why=os_reason(error)), err=True)
         _let_go_of_standard_output()
         sys.exit(1)

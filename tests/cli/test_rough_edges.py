@@ -170,6 +170,39 @@ def test_a_closed_standard_input_cannot_be_read(args: list[str], said: str) -> N
     assert closed.stderr == said + "\n"
 
 
+@pytest.mark.parametrize("args", [["--version"], []])
+def test_a_closed_pipe_ends_the_version_and_the_bare_command_quietly(args: list[str]) -> None:
+    """`trumps --version | head -c0`: nothing said (and status 1), as by every command (docs/generated/cli.md)."""
+    done = subprocess.run(
+        [
+            "/bin/sh",
+            "-c",
+            '{ sleep 0.2; "$0" -c "from rules.cli import main; main()" "$@"; } | true',
+            sys.executable,
+            *args,
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")  # true's status; the command's own standard error is empty
+
+
+def test_the_version_speaks_the_language_of_the_environment_when_it_cannot_write() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*TRUMPS, "--version"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={"PATH": "/usr/bin:/bin", "LANG": "ru_RU.UTF-8"},
+            check=False,
+        )
+    assert (done.returncode, done.stderr) == (1, "не удаётся записать в стандартный вывод: на устройстве нет места\n")
+
+
 @pytest.mark.parametrize("command", ["replay", "solve", "review"])
 def test_a_file_on_standard_input_is_left_just_after_the_bad_line(command: str, tmp_path: Path) -> None:
     """Log format §L6.5: nothing after the bad line is read, so the next reader of the file finds it all."""

@@ -69,6 +69,9 @@ def test_a_number_in_digits_is_taken_and_its_range_still_checked(
     # In digits but out of range: typer's own check, as before.
     status, error = refusal(capsys, monkeypatch, "solve", "no-such.jsonl", "--move", "0")
     assert status == 2 and "'--move': Input should be greater than or equal to 1" in error, error
+    # Hundreds of digits: a range's end, not a traceback from dividing by them.
+    status, error = refusal(capsys, monkeypatch, "arena", "random", "greedy", "--games", "9" * 400)
+    assert status == 2 and "'--games': Input should be less than or equal to 100000" in error, error
 
 
 def test_the_refusal_speaks_the_language_asked(

@@ -276,6 +276,12 @@ def test_loadtest_and_serve_refuse_bad_arguments_in_one_line() -> None:
         (["loadtest", "--url", "nonsense"], "--url nonsense: give ws://HOST:PORT"),
         (["loadtest", "--url", "ws://[::1"], "--url 'ws://[::1': not a URL"),
         (["loadtest", "--url", "ws://localhost:99999"], "not a URL"),
+        # what the URL parser would pass over or a connection choke on: a host with a line feed, space or control
+        (["loadtest", "--url", "ws://a\nb:1"], "--url $'ws://a\\nb:1': give ws://HOST:PORT"),
+        (["loadtest", "--url", "ws://a b:1"], "--url 'ws://a b:1': give ws://HOST:PORT"),
+        (["loadtest", "--url", "ws://a\x01:1"], "give ws://HOST:PORT"),
+        (["loadtest", "--url", "ws://127.0.0.1:9\n"], "--url $'ws://127.0.0.1:9\\n': give ws://HOST:PORT"),
+        (["loadtest", "--url", "ws://127.1:9"], "--url ws://127.1:9: give ws://HOST:PORT"),
         (["serve", "--log-level", "loud"], "--log-level loud: choose one of debug, info, warning, error"),
     ]:
         result = _run(*args)
