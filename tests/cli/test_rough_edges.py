@@ -18,6 +18,17 @@ from rules.cli import app
 from rules.cli.usage import readable
 
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
+
+
+def in_shell(line: str, *args: str, **options: Any) -> subprocess.CompletedProcess[Any]:
+    """The shell ``line`` run, its ``TRUMPS`` the command with ``args``: for what a shell does to a command that
+    :mod:`subprocess` does not (a descriptor closed, ``<&-``, ``>&-``; a pipe whose reader has gone)."""
+    command = '"$0" -c "from rules.cli import main; main()" "$@"'
+    return subprocess.run(
+        ["/bin/sh", "-c", line.replace("TRUMPS", command), sys.executable, *args], timeout=120, check=False, **options
+    )
+
+
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = ROOT / "spec" / "vectors" / "full_game_duel.jsonl"
 
@@ -159,13 +170,7 @@ def test_replay_and_review_say_how_a_game_ended(vector: str, standing: str, told
 )
 def test_a_closed_standard_input_cannot_be_read(args: list[str], said: str) -> None:
     # With descriptor 0 closed Python has no sys.stdin at all.
-    closed = subprocess.run(
-        ["/bin/sh", "-c", '"$0" -c "from rules.cli import main; main()" "$@" - <&-', sys.executable, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    closed = in_shell("TRUMPS - <&-", *args, capture_output=True, text=True)
     assert (closed.returncode, closed.stdout) == (1, "")
     assert closed.stderr == said + "\n"
 
@@ -173,19 +178,7 @@ def test_a_closed_standard_input_cannot_be_read(args: list[str], said: str) -> N
 @pytest.mark.parametrize("args", [["--version"], []])
 def test_a_closed_pipe_ends_the_version_and_the_bare_command_quietly(args: list[str]) -> None:
     """`trumps --version | head -c0`: nothing said (and status 1), as by every command (docs/generated/cli.md)."""
-    done = subprocess.run(
-        [
-            "/bin/sh",
-            "-c",
-            '{ sleep 0.2; "$0" -c "from rules.cli import main; main()" "$@"; } | true',
-            sys.executable,
-            *args,
-        ],
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = in_shell("{ sleep 0.2; TRUMPS; } | true", *args, stderr=subprocess.PIPE, text=True)
     assert (done.returncode, done.stderr) == (0, "")  # true's status; the command's own standard error is empty
 
 
@@ -209,19 +202,7 @@ def test_a_file_on_standard_input_is_left_just_after_the_bad_line(command: str, 
     log = tmp_path / "bad.jsonl"
     log.write_bytes(b'{"type": "start"}\nxx\n' + b'{"type": "start"}\n' * 2000)
     with log.open("rb") as stdin:
-        done = subprocess.run(
-            [
-                "/bin/sh",
-                "-c",
-                '"$0" -c "from rules.cli import main; main()" "$1" - ; head -c 17',
-                sys.executable,
-                command,
-            ],
-            stdin=stdin,
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
+        done = in_shell("TRUMPS - ; head -c 17", command, stdin=stdin, capture_output=True)
     assert done.stderr == b"line 2: malformed JSON: Expecting value at column 1\n"
     assert done.stdout == b'{"type": "start"}'  # what the next reader of the file read: the line after the bad one
 
@@ -238,13 +219,8 @@ def test_a_file_on_standard_input_is_left_just_after_the_bad_line(command: str, 
 )
 def test_a_closed_standard_output_is_said_in_one_line(args: list[str], said: str) -> None:
     """`trumps replay LOG >&-`: Python has no sys.stdout at all, and would print nothing and exit 0."""
-    closed = subprocess.run(
-        ["/bin/sh", "-c", '"$0" -c "from rules.cli import main; main()" "$@" >&-', sys.executable, *args],
-        stderr=subprocess.PIPE,
-        text=True,
-        timeout=120,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"},
-        check=False,
+    closed = in_shell(
+        "TRUMPS >&-", *args, stderr=subprocess.PIPE, text=True, env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"}
     )
     assert (closed.returncode, closed.stderr) == (1, said + "\n")
 
