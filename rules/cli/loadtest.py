@@ -355,7 +355,7 @@ def check_url(url: str) -> str | None:
         parts.port  # noqa: B018 (reading it checks it: a port that is no number or out of range raises)
     except ValueError as error:
         return _("--url {url}: not a URL ({why})").format(url=shell_word(url), why=error)
-    if parts.scheme not in ("ws", "wss") or not parts.hostname or not host_address(parts.hostname):
+    if parts.scheme not in ("ws", "wss") or not host_address(parts.hostname or ""):
         return give
     return None
 

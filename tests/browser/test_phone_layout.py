@@ -6,6 +6,9 @@ points where a tap lands on that card (sampled every 2 px), and the least of the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from browser_helpers import Person, Server, create_table, screenshot
 from playwright.sync_api import Browser, Page
@@ -74,22 +77,29 @@ def test_a_hand_of_any_size_is_playable_by_thumb(server: Server, browser: Browse
         context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ro", "fi", "cs", "ky", "ru"])
-def test_at_320_the_opponents_names_are_whole_at_a_table_of_four(server: Server, browser: Browser, lang: str) -> None:
-    """Three computers side by side on a phone: each name ("Computer 2", "Calculatorul 2") whole, not cut short."""
+@contextmanager
+def lobby_of_four_at_320(server: Server, browser: Browser, lang: str) -> Iterator[Page]:
+    """The lobby on a 320-pixel phone in ``lang``, its form set for four players."""
     context = browser.new_context(viewport={"width": 320, "height": 568}, locale=lang)
     try:
         page = context.new_page()
         page.goto(server.url)
         page.check('input[name="players"][value="4"]')
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ro", "fi", "cs", "ky", "ru"])
+def test_at_320_the_opponents_names_are_whole_at_a_table_of_four(server: Server, browser: Browser, lang: str) -> None:
+    """Three computers side by side on a phone: each name ("Computer 2", "Calculatorul 2") whole, not cut short."""
+    with lobby_of_four_at_320(server, browser, lang) as page:
         page.click(".create-btn")
         page.wait_for_selector(".opponents .seat-box .name")
         names = page.eval_on_selector_all(
             ".opponents .seat-box .name", "names => names.map((n) => [n.textContent, n.scrollWidth - n.clientWidth])"
         )
         assert len(names) == 3 and all(cut <= 0 for _, cut in names), names
-    finally:
-        context.close()
 
 
 ARROW_PX = 20
@@ -108,18 +118,12 @@ _SEAT_CHOICES = """() => [...document.querySelectorAll('.seat-row select')].flat
 @pytest.mark.parametrize("lang", ["en", "ro", "fi", "cs", "ky", "ru"])
 def test_at_320_each_seats_choice_in_the_lobby_is_read_whole(server: Server, browser: Browser, lang: str) -> None:
     """The level a seat's menu shows ("Computer, medium", "Компьютер: безупречный") is not cut to "Computer, medi…"."""
-    context = browser.new_context(viewport={"width": 320, "height": 568}, locale=lang)
-    try:
-        page = context.new_page()
-        page.goto(server.url)
-        page.check('input[name="players"][value="4"]')
+    with lobby_of_four_at_320(server, browser, lang) as page:
         page.wait_for_selector('select[name="seat-3"]')
         choices = page.evaluate(_SEAT_CHOICES)
         assert len(choices) == 3 * 5
         cut = [(text, round(width), room) for text, width, room in choices if width + ARROW_PX > room]
         assert not cut, cut
-    finally:
-        context.close()
 
 
 def test_on_a_phone_at_a_table_of_four_your_turn_brings_your_cards_into_sight(server: Server, browser: Browser) -> None:

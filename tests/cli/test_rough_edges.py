@@ -20,6 +20,20 @@ from rules.cli.usage import readable
 TRUMPS = [sys.executable, "-c", "from rules.cli import main; main()"]
 
 
+def on_a_full_disk(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """``trumps ARGS > /dev/full``, with ``env`` besides a ``PATH`` (and no language but what ``env`` says)."""
+    with open("/dev/full", "w") as full:
+        return subprocess.run(
+            [*TRUMPS, *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env={"PATH": "/usr/bin:/bin", **env},
+            check=False,
+        )
+
+
 def in_shell(line: str, *args: str, **options: Any) -> subprocess.CompletedProcess[Any]:
     """The shell ``line`` run, its ``TRUMPS`` the command with ``args``: for what a shell does to a command that
     :mod:`subprocess` does not (a descriptor closed, ``<&-``, ``>&-``; a pipe whose reader has gone)."""
@@ -183,16 +197,7 @@ def test_a_closed_pipe_ends_the_version_and_the_bare_command_quietly(args: list[
 
 
 def test_the_version_speaks_the_language_of_the_environment_when_it_cannot_write() -> None:
-    with open("/dev/full", "w") as full:
-        done = subprocess.run(
-            [*TRUMPS, "--version"],
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-            env={"PATH": "/usr/bin:/bin", "LANG": "ru_RU.UTF-8"},
-            check=False,
-        )
+    done = on_a_full_disk(["--version"], LANG="ru_RU.UTF-8")
     assert (done.returncode, done.stderr) == (1, "не удаётся записать в стандартный вывод: на устройстве нет места\n")
 
 
@@ -358,14 +363,5 @@ def test_a_value_with_a_line_break_is_refused_in_one_line(
 )
 def test_an_output_that_cannot_be_written_is_said_in_one_line(args: list[str], said: str) -> None:
     """A full disk under `trumps replay LOG > file` is one line on standard error and status 1, not a traceback."""
-    with open("/dev/full", "w") as full:
-        done = subprocess.run(
-            [*TRUMPS, *args],
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-            env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"},
-            check=False,
-        )
+    done = on_a_full_disk(args, COLUMNS="100")
     assert (done.returncode, done.stderr) == (1, said + "\n")
