@@ -53,7 +53,8 @@ from rules.events import (
     plain_problem,
 )
 from rules.options import DEALER, MUST_BEAT, PASS_SIXES, PLAYERS, Dealer, Players
-from rules.spec.schemas import ACCEPTED, DIALECT, SENT, combined, outcome_schema
+from rules.players.levels import LEVELS
+from rules.spec.schemas import ACCEPTED, DIALECT, SENT, combined, outcome_schema, with_dealer_a_seat
 from rules.state import Outcome, View
 
 PROTOCOL_VERSION = 1
@@ -293,10 +294,11 @@ PublicEvent = Annotated[
 
 
 class ComputerSeat(_Message):
-    """A seat the server plays, at a level of :data:`rules.players.LEVELS`."""
+    """A seat the server plays, at a computer level: ``easy``, ``medium``, ``hard`` or ``perfect``."""
 
     seat: Seat
-    level: str = "easy"
+    # A string, not a Literal: an unknown level is refused by the players' own words (rules.players.make_player).
+    level: str = Field(default="easy", json_schema_extra={"enum": list(LEVELS)})
 
 
 class CreateTable(_Message):
@@ -733,6 +735,18 @@ def _all_text(value: Any) -> bool:
     return True
 
 
+def _mistyped_type(message: dict[str, Any], name: str) -> str:
+    """What is wrong with a ``type`` field that holds no string: missing, or which kind of JSON it holds."""
+    if "type" not in message:
+        return f"{name} is missing"
+    return f"{name} must be a string, not {json_kind(message['type'])}"
+
+
+def _shown_type(kind: str) -> str:
+    """An unknown type as a refusal shows it: quoted, or by its length where quoting it would flood the message."""
+    return repr(kind) if len(kind) <= 40 else f"of {len(kind)} characters"
+
+
 def parse_client_message(text: str | bytes) -> Any:
     """Parse a WebSocket text message from a client; raises :class:`ProtocolError`."""
     data = loads(text)
@@ -740,21 +754,18 @@ def parse_client_message(text: str | bytes) -> Any:
         raise ProtocolError("bad_message", f"expected a JSON object, got {json_kind(data)}")
     kind = data.get("type")
     if kind not in _CLIENT_TYPES:
-        if kind is None:
-            raise ProtocolError("bad_message", "the message has no 'type'")
         if not isinstance(kind, str):  # a mistyped field, as docs/protocol.md's bad_message says
-            raise ProtocolError("bad_message", f"the message's 'type' must be a string, not {json_kind(kind)}")
-        shown = repr(kind) if len(kind) <= 40 else "of the wrong kind"
+            raise ProtocolError("bad_message", _mistyped_type(data, "the message's 'type'"))
         expected = "hello, move, resign, draw, next_hand or ping"
-        raise ProtocolError("unknown_type", f"unknown message type {shown} (expected {expected})")
+        raise ProtocolError("unknown_type", f"unknown message type {_shown_type(kind)} (expected {expected})")
     if kind == "move":
         event = data.get("event")
         event_kind = event.get("type") if isinstance(event, dict) else None
         if isinstance(event, dict) and event_kind not in ("choose_trump", *_MOVES):
-            shown = repr(event_kind) if isinstance(event_kind, str) and len(event_kind) <= 40 else "missing"
-            raise ProtocolError(
-                "bad_message", f"event.type {shown}: a move is choose_trump, lead, beat, second or take"
-            )
+            moves = "a move is choose_trump, lead, beat, second or take"
+            if not isinstance(event_kind, str):
+                raise ProtocolError("bad_message", f"{_mistyped_type(event, 'event.type')}: {moves}")
+            raise ProtocolError("bad_message", f"unknown event.type {_shown_type(event_kind)}: {moves}")
     try:
         return CLIENT_ADAPTER.validate_python(data)
     except ValidationError as error:
@@ -818,6 +829,8 @@ def protocol_schema() -> dict[str, Any]:
     """
     defs = combined(_SCHEMA_PARTS)
     defs["Outcome"] = outcome_schema(defs["Outcome"])
+    for name in ("Start", "CreateTable"):
+        defs[name] = with_dealer_a_seat(defs[name])
     return {
         "$schema": DIALECT,
         "$id": "https://your-trumps.example/spec/protocol.schema.json",

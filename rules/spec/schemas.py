@@ -171,7 +171,7 @@ def _references(node: Any, renamed: Mapping[str, str]) -> Any:
 def log_schema() -> dict[str, Any]:
     """The schema every line of a valid log satisfies: the header or one of the events."""
     schema = portable(TypeAdapter(LogLine).json_schema(mode=ACCEPTED))
-    schema["$defs"]["Start"] = start_schema(schema["$defs"]["Start"])
+    schema["$defs"]["Start"] = with_dealer_a_seat(schema["$defs"]["Start"])
     return {
         "$schema": DIALECT,
         "title": "Svoi Kozyri log line",
@@ -183,11 +183,12 @@ def log_schema() -> dict[str, Any]:
     }
 
 
-def start_schema(start: dict[str, Any]) -> dict[str, Any]:
-    """The header with its dealer a seat of its game: below ``players``, which is ``PLAYERS`` when left out.
+def with_dealer_a_seat(model: dict[str, Any]) -> dict[str, Any]:
+    """A model with ``players`` and ``dealer`` (a log's header, a new table) with its dealer a seat of its game:
+    below ``players``, which is ``PLAYERS`` when left out.
 
-    The reader refuses any other dealer as it reads the line (:func:`rules.options.dealer_problem`), before a rule
-    is applied, so the schema of the line says it too.
+    The reader and the server refuse any other dealer as they read it (:func:`rules.options.dealer_problem`),
+    before a rule is applied, so the schema says it too.
     """
     cases = []
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
@@ -195,7 +196,7 @@ def start_schema(start: dict[str, Any]) -> dict[str, Any]:
         if players != PLAYERS:  # a header without players has the default number
             condition["required"] = ["players"]
         cases.append({"if": condition, "then": {"properties": {"dealer": {"type": "integer", "maximum": players - 1}}}})
-    return {**start, "allOf": cases}
+    return {**model, "allOf": cases}
 
 
 def state_schema() -> dict[str, Any]:

@@ -24,7 +24,9 @@ function logObjects(text) {
 
 function compile(name) {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
-  return ajv.compile(JSON.parse(read(new URL(name, SPEC))));
+  const validate = ajv.compile(JSON.parse(read(new URL(name, SPEC))));
+  validate.part = (name) => ajv.getSchema(`${validate.schema.$id}#/$defs/${name}`);
+  return validate;
 }
 
 function assertValid(validate, value, where) {
@@ -84,12 +86,53 @@ test("every JSON and JSON Lines example of the docs validates", () => {
   assert.ok(count >= 20, `only ${count} examples`);
 });
 
+/** The whole messages of an exchange shown in a `http` or `text` block: `POST path` then its body, `200 {...}`,
+ * `→ {...}` or `← {...}`, each running on over the indented lines below it; those with `...` are cut for space. */
+function exchangeMessages(block) {
+  const messages = [];
+  let request = null;
+  for (const line of block.split("\n")) {
+    if (/^\s/.test(line) && messages.length) messages.at(-1).text += line;
+    else if (/^(POST|GET) /.test(line)) request = line.split(" ")[1];
+    else if (line.startsWith("{")) messages.push({ kind: "body", request, text: line });
+    else if (/^(\d{3}|←|→) \{/.test(line)) messages.push({ kind: line.split(" ")[0], request, text: line.slice(line.indexOf("{")) });
+  }
+  return messages.filter((message) => !message.text.includes("..."));
+}
+
+test("every whole message of the protocol page's exchanges validates", () => {
+  const fence = /^```(http|text)\n([\s\S]*?)^```/gm;
+  const bodies = { "/api/tables": "CreateTable", join: "JoinTable", leave: "LeaveTable", rematch: "RematchTable" };
+  const answers = { table_created: "TableCreated", joined: "Joined", left: "Left", rematched: "Rematched", error: "HttpError" };
+  let count = 0;
+  for (const match of read(new URL("docs/protocol.md", ROOT)).matchAll(fence)) {
+    for (const message of exchangeMessages(match[2])) {
+      const value = JSON.parse(message.text);
+      const where = `docs/protocol.md: ${message.text.slice(0, 80)}`;
+      if (message.kind === "body") assertValid(protocol.part(bodies[message.request.split("/").at(-1)] ?? bodies[message.request]), value, where);
+      else if (/^\d/.test(message.kind)) assertValid(protocol.part(answers[value.type]), value, where);
+      else assertValid(protocol, value, where);
+      count++;
+    }
+  }
+  assert.ok(count >= 6, `only ${count} whole messages`);
+});
+
 test("a message of the protocol must say its type, in every union", () => {
   assertValid(protocol, { type: "move", event: { type: "take", seat: 0 }, last_seen: 1 }, "a move");
   assert.ok(!protocol({ type: "move", event: { seat: 0 }, last_seen: 1 }), "an event without a type");
   assert.ok(!protocol({ event: { type: "take", seat: 0 }, last_seen: 1 }), "a message without a type");
   assert.ok(!protocol({ type: "hello", token: null, last_seen: "1" }), "a mistyped field");
   assert.ok(!log({ seat: 0 }), "a log line without a type");
+});
+
+test("a new table's dealer is a seat of its game, and its computer levels are the four", () => {
+  const create = protocol.part("CreateTable");
+  assertValid(create, { players: 3, dealer: 2, computer: [{ seat: 1, level: "perfect" }] }, "a three-player table");
+  assert.ok(!create({ dealer: 2 }), "dealer 2 of a duel (players left out: 2)");
+  assert.ok(!create({ players: 2, dealer: 3 }), "dealer 3 of a duel");
+  assert.ok(!create({ computer: [{ seat: 1, level: "EASY" }] }), "a level the server does not have");
+  assert.ok(!protocol.part("Start")({ type: "start", players: 3, dealer: 3 }), "a hand's header with dealer 3 of 3");
 });
 
 test("errors name only the model the type names", () => {

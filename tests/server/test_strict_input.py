@@ -32,6 +32,9 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 NONCE = "Input should be a string, an integer or null"
+MOVES = "a move is choose_trump, lead, beat, second or take"
+NOT_NUMBER = f"must be a string, not a number: {MOVES}"
+NOT_ARRAY = f"must be a string, not an array: {MOVES}"
 
 
 @pytest.mark.parametrize(
@@ -48,6 +51,17 @@ NONCE = "Input should be a string, an integer or null"
             "invalid move message: event.card: not a card code (rank 6-9 T J Q K A, then suit S H D C)",
         ),
         ('{"type": "move", "last_seen": 1}', "invalid move message: event: missing"),
+        # A type that is there but no string is named as such, not as missing (both for the message and the event).
+        ('{"type": null}', "the message's 'type' must be a string, not null"),
+        ('{"last_seen": 1}', "the message's 'type' is missing"),
+        ('{"type": "move", "event": {"type": 1, "seat": 1, "suit": "H"}, "last_seen": 3}', f"event.type {NOT_NUMBER}"),
+        ('{"type": "move", "event": {"type": ["lead"]}, "last_seen": 3}', f"event.type {NOT_ARRAY}"),
+        ('{"type": "move", "event": {"seat": 1}, "last_seen": 3}', f"event.type is missing: {MOVES}"),
+        ('{"type": "move", "event": {"type": "pass"}, "last_seen": 3}', f"unknown event.type 'pass': {MOVES}"),
+        (
+            '{"type": "move", "event": {"type": "' + "x" * 41 + '"}, "last_seen": 3}',
+            f"unknown event.type of 41 characters: {MOVES}",
+        ),
         ('{"type": "ping", "nonce": 1.5}', f"invalid ping message: nonce: {NONCE}"),
         ('{"type": "ping", "nonce": true}', f"invalid ping message: nonce: {NONCE}"),
         ('{"type": "ping", "nonce": {}}', f"invalid ping message: nonce: {NONCE}"),
