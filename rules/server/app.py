@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -131,7 +131,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *analysis.routes(),
         Mount("/static", app=_RevalidatedFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    handlers = {404: _http_error, 405: _http_error, Exception: _internal_error}
+    handlers = {404: _http_error, 405: _http_error, ClientDisconnect: _client_gone, Exception: _internal_error}
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.router.redirect_slashes = False  # /api/tables/ is no path of the protocol: 404, not a redirect to another
     app.state.hub = hub
@@ -226,6 +226,15 @@ def _page_asked(request: Request) -> bool:
     path = request.url.path
     outside = not path.startswith(("/api/", "/ws/", "/static/"))
     return request.method == "GET" and outside and "text/html" in request.headers.get("accept", "")
+
+
+CLIENT_GONE = 499
+"""The status logged for a request whose client closed the connection before its body was read (nginx's number
+for it): nothing was done, nobody reads the answer, and it is no error of the server's."""
+
+
+async def _client_gone(request: Request, error: Exception) -> Response:
+    return Response(status_code=CLIENT_GONE)
 
 
 async def _internal_error(request: Request, error: Exception) -> Response:

@@ -6,6 +6,7 @@ import asyncio
 import http.client
 import json
 import random
+import socket
 import time
 import types
 import urllib.request
@@ -471,3 +472,29 @@ def test_escaping_inputs_are_refused_as_the_protocol_says(kind: str, tmp_path: P
             drop_database(database)
     assert "Traceback" not in log and " 500 " not in log and "internal" not in log, log
     assert log.count("POST /api/replay 400") == 4 and log.count("refused bad_json") == 1
+
+
+def test_a_client_that_hangs_up_mid_request_is_no_error_of_the_server(tmp_path: Path) -> None:
+    """A tab closed while its POST's body was on the way: logged as nginx logs it (499), not as a failure (500, a
+    traceback, one more ``internal`` error for the operators' alerts); nothing is done."""
+    server = Server(tmp_path / "gone.sqlite3")
+    server.log_level = "info"
+    try:
+        server.start()
+        table_id, _, _ = new_duel(server)
+        for path in ("/api/tables", f"/api/tables/{table_id}/join", "/api/analysis"):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+                head = (
+                    f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                )
+                conn.sendall(head.encode() + b'{"players": 2,')
+            deadline = time.monotonic() + 10
+            while f"POST {path} 499" not in server.output() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        with urllib.request.urlopen(f"{server.http}/metrics", timeout=10) as response:
+            metrics_text = response.read().decode()
+        assert server.get("/api/tables")[1]["tables"][0]["id"] == table_id  # the only table: none was made
+    finally:
+        log = server.stop()
+    assert 'code="internal"' not in metrics_text
+    assert log.count(" 499 ") == 3 and "Traceback" not in log and " 500 " not in log, log
