@@ -240,10 +240,10 @@ class ProofNumberSearch:
             stack.append((key, moves, index + 1, token))
             step = core.apply(work, moves[index])
             outcome = work.outcome
-            if outcome is not None:
+            if outcome is not None and not (step[6] is not None and work.repeats > 1):
                 inside = not core.won(outcome, seat)
                 child = None
-            else:
+            else:  # play goes on, or would but for a draw by repetition: a move back into the walk, not an end
                 child = step[6] or work.key()
                 known = table[seat].get(child)
                 if known is not None and known >= NOT_WIN:
@@ -369,17 +369,17 @@ class ProofNumberSearch:
         """
         x = self._x
         token = core.apply(state, move)
+        child = token[6]
+        # A position seen before on the path leans on it, before any outcome (a draw by repetition would too).
+        at = self._path[child] if child is not None and state.repeats > 1 else None
         outcome = state.outcome
-        if outcome is not None:
+        if outcome is not None and at is None:
             core.undo(state, token)
             targets.append(None)
             return (0, INFINITE, INFINITE) if core.won(outcome, x) else (INFINITE, 0, INFINITE)
-        child = token[6]
         if child is None:  # phase second, which the rules do not count
             child = state.key()
             at = self._path.get(child)
-        else:
-            at = self._path[child] if state.repeats > 1 else None
         targets.append(child)
         numbers: tuple[int, int, int] | None = None
         if at is not None:

@@ -28,8 +28,12 @@ position alone:
 2. ``V*`` is decided by Boolean questions, "can seat X force a win?", for the seat to act
    and for the other. A position where X is to act is an OR node, otherwise an AND node, and
    a position that recurs on the current path (its second occurrence) counts as *not a win*
-   for X. Two searches answer them, sharing one table. They take turns, each with a budget
-   of nodes that doubles every round, and the first to settle the value answers: each has
+   for X. Nothing here needs the third occurrence: the argument of point 1 holds whichever
+   occurrence the rules draw at from the second on, and the searches take a recurrence for
+   a not-win leaning on the line before they read the rules' outcome, which at the second
+   occurrence would be that draw (:data:`rules.core.REPETITIONS_FOR_DRAW`, edited to 2 by a
+   test). Two searches answer them, sharing one table. They take turns, each with a budget of
+   nodes that doubles every round, and the first to settle the value answers: each has
    positions on which the other is many times slower.
 
    - **The exact Boolean search** (alpha–beta in its AND/OR form). A proven **not-win** is
@@ -612,23 +616,23 @@ class Solver:
         for index, move in enumerate(moves):
             reach = depth - 1 - REDUCTION * min(index, 2) if is_or else depth - 1
             token = core.apply(state, move)
-            outcome = state.outcome
-            if outcome is not None:
-                won, child_height, child_depends, child_cut = core.won(outcome, x), 0, UNBOUNDED, False
+            child = token[6]
+            if child is not None and state.repeats > 1:
+                # Seen before on this line: the search's state counts repetitions from its root (fresh_copy),
+                # so the rules' count says it, without a lookup of the line's positions at every move. A not-win
+                # that leans on the line, before any outcome: were the rules to draw at the second occurrence,
+                # that draw would lean on the line as much.
+                won, child_height, child_depends, child_cut = False, 0, self._ply_on_path(child), False
+            elif state.outcome is not None:
+                won, child_height, child_depends, child_cut = core.won(state.outcome, x), 0, UNBOUNDED, False
+            elif child is None:
+                won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
             else:
-                child = token[6]
-                if child is None:
-                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach)
-                elif state.repeats > 1:
-                    # Seen before on this line: the search's state counts repetitions from its root (fresh_copy),
-                    # so the rules' count says it, without a lookup of the line's positions at every move.
-                    won, child_height, child_depends, child_cut = False, 0, self._ply_on_path(child), False
-                else:
-                    path.append(child)
-                    plies.append(ply + 1)
-                    won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach, child)
-                    path.pop()
-                    plies.pop()
+                path.append(child)
+                plies.append(ply + 1)
+                won, child_height, child_depends, child_cut = self._wins(state, x, ply + 1, reach, child)
+                path.pop()
+                plies.pop()
             core.undo(state, token)
             if is_or:
                 if won:

@@ -124,7 +124,12 @@ def play_core(state: core.State, rng: random.Random, max_plies: int = 300_000) -
             return
         assert state.hands[state.to_act], "the seat to act holds no cards"
         move = rng.choice(core.legal_moves(state))
-        core.apply(state, move)
+        counted = core.apply(state, move)[6]
+        # The repetition rule counts the position a turn starts in: core.count_position names the phase itself
+        # (lead on an empty pile, else respond), and must name the one the table's rows then go to.
+        assert counted is None or state.outcome is not None or counted == state.key(), (
+            f"the repetition rule counted {counted}, but the turn starts in {state.key()}: see core.count_position"
+        )
         yield move
     raise AssertionError(f"no end after {max_plies} plies")
 
