@@ -19,12 +19,9 @@ exact value ``v`` is the score ``(v + 1) / 2``; a move's estimated score is its 
 a position's estimate is that of its best move for the seat to act.
 Playouts are seeded by the position, so an estimate is the same each time it is asked for.
 
-The solver's values count repetitions from the position evaluated (see :mod:`rules.players.solver`),
-which is the game's value as long as no position of the game has come up twice: a third time would
-draw. Once one has, a solver's win or loss may be a draw in this game (a draw stays a draw: more
-ways to draw help neither seat win), so only what the game's own history settles stays exact: a
-move that ends the game at once (a third occurrence among them) by its result, a move the solver
-values a draw, and the position's value when those decide it (:func:`_with_history`).
+The solver is told the game's history (:meth:`~rules.players.solver.Solver.set_history`): a position
+the game has had twice draws when it comes up again, so its values are the game's own, whatever the
+game's repetitions.
 """
 
 from __future__ import annotations
@@ -40,7 +37,7 @@ from rules.game import Game
 from rules.players.greedy import noisy_move
 from rules.players.knowledge import move_of
 from rules.players.mcts import ROLLOUT_NOISE
-from rules.players.solver import Solution, Solver, SolverLimit
+from rules.players.solver import Solver, SolverLimit
 
 SOLVER_SECONDS = 0.5
 """The board's budget for the exact value of one position (``trumps solve`` has its own, ``--seconds``)."""
@@ -57,15 +54,11 @@ plies as a rule, and every game ends: a third occurrence of a position draws).""
 PLAYOUT_NOISE = ROLLOUT_NOISE
 """How often a playout plays a random move instead of the greedy one: as MCTS's rollouts do."""
 
-REPEATED = "a position has come up twice in this game, and the solver does not count a third time"
-"""The ``reason`` of an estimate made because the game's repetitions leave the solver's value open."""
-
 Kind = Literal["exact", "estimate", "over", "none"]
 
-ReasonCode = Literal["", "blind", "not_dealt", "duel_only", "not_asked", "budget", "repeated"]
+ReasonCode = Literal["", "blind", "not_dealt", "duel_only", "not_asked", "budget"]
 """Why there is no exact value, for a program (``reason_code``; ``reason`` says it in English): the trumps are
-chosen blind, the cards are not dealt, three or four players, no solver asked, the solver's budget spent, or the
-game's repetitions (:data:`REPEATED`)."""
+chosen blind, the cards are not dealt, three or four players, no solver asked, or the solver's budget spent."""
 
 
 @dataclass(frozen=True)
@@ -161,71 +154,25 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
     if players == 2:
         reason, code = "no solver asked", "not_asked"
     if players == 2 and solver is not None:
+        solver.set_history(real.seen)
         try:
-            solution = _with_history(real, solver.solve(state))
+            solution = solver.solve(state)
         except SolverLimit:
             reason, code = f"the solver found no exact value within {_budget(solver)}", "budget"
         else:
-            if solution is not None:
-                seat = state.to_act
-                score = (solution.value + 1) / 2
-                scores = [score if other == seat else 1 - score for other in range(players)]
-                moves = [MoveValue(events[move], value) for move, value in solution.moves]
-                pick = None if solution.best is None else events[solution.best]
-                unsettled = [events[move] for move in solution.unsettled]
-                return Evaluation(
-                    "exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled
-                )
-            reason, code = REPEATED, "repeated"
+            seat = state.to_act
+            score = (solution.value + 1) / 2
+            scores = [score if other == seat else 1 - score for other in range(players)]
+            moves = [MoveValue(events[move], value) for move, value in solution.moves]
+            pick = None if solution.best is None else events[solution.best]
+            unsettled = [events[move] for move in solution.unsettled]
+            return Evaluation("exact", seat, scores, value=solution.value, moves=moves, pick=pick, unsettled=unsettled)
     return _estimate(game, real, events, playouts, reason, code)
 
 
 def repeated(state: core.State) -> bool:
-    """Whether some position of the game has come up twice: a third time would draw, which the solver does not count."""
+    """Whether some position of the game has come up twice: a third time would draw."""
     return any(count >= 2 for count in state.seen.values())
-
-
-def _with_history(real: core.State, solution: Solution) -> Solution | None:
-    """The solver's ``solution`` of the position ``real`` as the game's history has it; ``None`` if its value is open.
-
-    The solver counts repetitions from the position (its value ``V``); the game has its own history. While no
-    position of it has come up twice, each of its positions can come up once more without a draw, and ``V`` is the
-    game's value, a move's too (the solver's module shows why). Once one has, a third occurrence draws, so the game's
-    value is ``V`` or a draw: never a win where ``V`` is a loss, as a draw helps neither seat win, and a draw where
-    ``V`` is one. What stays settled: a move that ends the game (by its result: a third occurrence, going out), a
-    move of ``V`` 0; the position's value is settled when they decide it (one of them is worth as much as any open
-    move may be), and a position of ``V`` 0 is a draw.
-    """
-    if not repeated(real):
-        return solution
-    seat = real.to_act
-    known = dict(solution.moves)
-    settled: dict[int, int] = {}
-    for move in core.legal_moves(real):
-        after = real.copy()
-        core.apply(after, move)
-        if after.outcome is not None:
-            settled[move] = int(core.returns(after)[seat])
-        elif known.get(move) == 0:
-            settled[move] = 0
-    legal = core.legal_moves(real)
-    # An open move is worth at most its solver value, or a draw; one the solver did not settle, at most the position's.
-    ceiling = max((max(known.get(move, solution.value), 0) for move in legal if move not in settled), default=-1)
-    floor = max(settled.values(), default=-1)
-    if solution.value == 0:
-        value = 0
-    elif settled and floor >= ceiling:
-        value = floor
-    else:
-        return None
-    best = [move for move in legal if settled.get(move) == value]
-    pick = solution.best if solution.best in best else (best[0] if best else None)
-    return Solution(
-        value=value,
-        best=pick,
-        moves=tuple((move, settled[move]) for move in legal if move in settled),
-        unsettled=tuple(move for move in legal if move not in settled),
-    )
 
 
 def _budget(solver: Solver) -> str:

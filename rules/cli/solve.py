@@ -134,17 +134,6 @@ def _print(evaluation: Evaluation, seconds: float) -> None:
     if evaluation.kind == "exact":
         assert evaluation.value is not None
         typer.echo(_(_EXACT[evaluation.value]).format(seat=seat, value=f"{evaluation.value:+d}"))
-    elif evaluation.reason_code == "repeated":
-        assert seat is not None
-        typer.echo(
-            ngettext(
-                "seat {seat} to act: no exact value, since a position of this game has come up twice and a third "
-                "time draws; estimate: a score of about {score} (1 a win, ½ a draw) from {count} playout",
-                "seat {seat} to act: no exact value, since a position of this game has come up twice and a third "
-                "time draws; estimate: a score of about {score} (1 a win, ½ a draw) from {count} playouts",
-                evaluation.samples,
-            ).format(seat=seat, score=percent(evaluation.scores[seat]), count=evaluation.samples)
-        )
     else:
         assert seat is not None
         typer.echo(

@@ -565,22 +565,13 @@ def hint_text(evaluation: Evaluation, hand: Sequence[str], seconds: float) -> Te
         line = fill(_("hint: {move}; you are lost whatever you do."), move=move)
     else:
         score = max(entry.value for entry in evaluation.moves)
-        if evaluation.reason_code == "repeated":
-            estimate = ngettext(
-                "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playout: a position of "
-                "this game has come up twice, and a third time draws).",
-                "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playouts: a position of "
-                "this game has come up twice, and a third time draws).",
-                evaluation.samples,
-            )
-        else:
-            estimate = ngettext(
-                "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playout: "
-                "no exact value within {seconds} s).",
-                "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playouts: "
-                "no exact value within {seconds} s).",
-                evaluation.samples,
-            )
+        estimate = ngettext(
+            "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playout: "
+            "no exact value within {seconds} s).",
+            "hint: {move}, about {score} (1 a win, ½ a draw; an estimate from {count} playouts: "
+            "no exact value within {seconds} s).",
+            evaluation.samples,
+        )
         line = fill(estimate, move=move, score=percent(score), count=evaluation.samples, seconds=number(seconds, None))
     others = [entry for entry in sorted(evaluation.moves, key=lambda entry: -entry.value) if entry.move != best]
     if others and not (exact and evaluation.value == -1):

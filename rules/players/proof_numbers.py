@@ -119,9 +119,16 @@ class ProofNumberSearch:
     ``check`` is called every few thousand iterations (the solver's node and time limits).
     """
 
-    def __init__(self, table: Table, check: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        check: Callable[[], None] | None = None,
+        drawn: frozenset[core.PositionKey] = frozenset(),
+    ) -> None:
         self.table = table
         self.check = check
+        self.drawn = drawn
+        """Positions whose next occurrence draws the game (:meth:`rules.players.solver.Solver.set_history`)."""
         self.iterations = 0
         self._numbers: tuple[dict[core.PositionKey, Numbers], dict[core.PositionKey, Numbers]] = ({}, {})
         self._limit = 0
@@ -243,6 +250,8 @@ class ProofNumberSearch:
             if outcome is not None and not (step[6] is not None and work.repeats > 1):
                 inside = not core.won(outcome, seat)
                 child = None
+            elif step[6] is not None and step[6] in self.drawn:  # a draw by repetition in this game: a safe end
+                inside, child = True, None
             else:  # play goes on, or would but for a draw by repetition: a move back into the walk, not an end
                 child = step[6] or work.key()
                 known = table[seat].get(child)
@@ -370,6 +379,10 @@ class ProofNumberSearch:
         x = self._x
         token = core.apply(state, move)
         child = token[6]
+        if child is not None and child in self.drawn:  # a draw by repetition in this game, whatever the path
+            core.undo(state, token)
+            targets.append(None)
+            return INFINITE, 0, INFINITE
         # A position seen before on the path leans on it, before any outcome (a draw by repetition would too).
         at = self._path[child] if child is not None and state.repeats > 1 else None
         outcome = state.outcome

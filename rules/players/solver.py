@@ -120,6 +120,7 @@ from __future__ import annotations
 import gc
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -223,8 +224,8 @@ class Solver:
     ``proof_numbers=False`` leaves out the proof-number search, ``exact_search=False`` the exact Boolean
     search (each for comparisons and tests; not both). The proof-number search alone settles a draw only
     when both seats' disproofs pass their check, and raises :class:`SolverLimit` on one where they do not.
-    The table persists between calls (positions of one game share most of their subtrees);
-    :meth:`clear` empties it.
+    The table persists between calls (positions of one game share most of their subtrees); a position of
+    another game (other trumps or rule options) empties it, and so does :meth:`clear`.
     """
 
     def __init__(
@@ -251,6 +252,8 @@ class Solver:
         self._deadline = 0.0
         self._path: list[core.PositionKey] = []
         self._plies: list[int] = []
+        self._drawn: frozenset[core.PositionKey] = frozenset()
+        self._game: tuple[tuple[int, ...], bool] | None = None
         self._proofs = ProofNumberSearch(self.table, self._check_limits)
         self.first_moves: dict[core.PositionKey, int] = {}
         """Moves the exact search tries first at the positions named, before its own order: empty but where
@@ -271,6 +274,20 @@ class Solver:
             entries.clear()
         self._forget_at = self.max_entries
 
+    def set_history(self, seen: Mapping[core.PositionKey, int]) -> None:
+        """Tell the solver the positions the game has had (``State.seen``): from now on a position counted twice
+        ends the game as a draw when it comes up again (rules §3.3.3), and the values are the game's own.
+
+        Without a history, or while no position has come up twice, the values are those of the positions with
+        repetitions counted from them, which are then the game's (the module's point 1). Once one has come up
+        twice, the searches take its next occurrence for the draw it is, at every position they meet, so the
+        values stay exact. The table is emptied whenever those positions change: its entries count on them.
+        """
+        drawn = frozenset(key for key, count in seen.items() if count >= core.REPETITIONS_FOR_DRAW - 1)
+        if drawn != self._drawn:
+            self.clear()
+            self._drawn = drawn
+
     # --- public -------------------------------------------------------------------------
 
     def value(self, state: core.State) -> int:
@@ -278,7 +295,7 @@ class Solver:
         self._check_duel(state)
         if state.outcome is not None:
             return int(core.returns(state)[state.to_act])
-        self._start()
+        self._start(state)
         return self._value(state.fresh_copy(), state.to_act)
 
     def solve(self, state: core.State, every_move: bool = True) -> Solution:
@@ -293,7 +310,7 @@ class Solver:
         self._check_duel(state)
         if state.outcome is not None:
             raise ValueError("the game is over")
-        self._start()
+        self._start(state)
         work = state.fresh_copy()
         seat = work.to_act
         value = self._value(work.copy(), seat)
@@ -340,9 +357,11 @@ class Solver:
             raise ValueError("the game is over")
         if move not in core.legal_moves(state):
             raise ValueError(f"move {move} is not a legal move here")
-        self._start()
+        self._start(state)
         work = state.copy()
         core.apply(work, move)
+        if work.outcome is None and work.key() in self._drawn:
+            return 0
         return self._value(work.fresh_copy(), state.to_act)
 
     def best_move(self, state: core.State) -> int:
@@ -410,9 +429,11 @@ class Solver:
         """
         if child.outcome is not None:
             return int(core.returns(child)[seat])
+        key = child.key()
+        if key in self._drawn:
+            return 0
         if value == -1:
             return -1
-        key = child.key()
         mine = self.table[seat].get(key)
         if mine is not None and mine >= 0:
             return 1
@@ -443,9 +464,15 @@ class Solver:
         if state.players != 2:
             raise ValueError(f"the solver handles the duel only, not {state.players} players")
 
-    def _start(self) -> None:
+    def _start(self, state: core.State) -> None:
+        # The table's keys hold the hands, the pile, the seat and the phase; its entries hold for one game's trumps
+        # and rule options (the cards out of play follow from the hands and the pile).
+        game = (state.trumps, state.must_beat)
+        if game != self._game:
+            self.clear()
+            self._game = game
         self.boolean_nodes = 0
-        self._proofs = ProofNumberSearch(self.table, self._check_limits)
+        self._proofs = ProofNumberSearch(self.table, self._check_limits, self._drawn)
         self._limit_nodes = self.max_nodes if self.max_nodes is not None else UNBOUNDED
         self._deadline = time.monotonic() + self.seconds if self.seconds is not None else float("inf")
         if sys.getrecursionlimit() < 20000:
@@ -567,7 +594,10 @@ class Solver:
         """The stored proof height of ``seat``'s win from ``state`` (0 if already won), else :data:`UNBOUNDED`."""
         if state.outcome is not None:
             return 0 if core.won(state.outcome, seat) else UNBOUNDED
-        entry = self.table[seat].get(state.key(), NOT_WIN)
+        key = state.key()
+        if key in self._drawn:
+            return UNBOUNDED
+        entry = self.table[seat].get(key, NOT_WIN)
         return entry if entry >= 0 else UNBOUNDED
 
     def _root_wins(self, state: core.State, seat: int, depth: int) -> tuple[bool, bool]:
@@ -595,6 +625,8 @@ class Solver:
         table = self.table[x]
         if key is None:
             key = state.key()
+        if ply and key in self._drawn:  # a draw by repetition in this game (set_history)
+            return False, 0, UNBOUNDED, False
         entry = table.get(key)
         if entry is not None:
             if entry >= 0:

@@ -60,14 +60,13 @@ def test_the_moves_the_solver_left_open_are_listed_as_not_settled(server: Server
     expect(box.locator(".move-values li")).to_have_text(["beat with 9♠: win", "take: not settled"])
 
 
-def test_an_estimate_made_for_a_repetition_says_so_not_that_time_ran_out(server: Server, page: Page) -> None:
-    """The fifth position of the vector came up twice before: the solver's value may be a draw here, and the board
-    says that is why it estimates (the server's ``reason_code``), in the page's language."""
-    _open(page, server, (VECTORS / "position_with_seen_history.jsonl").read_text(), 5)
+def test_a_position_after_a_repetition_is_evaluated_exactly_the_repetition_counted(server: Server, page: Page) -> None:
+    """The eighth position of the vector follows a position that came up twice: the take that would bring it up a
+    third time is a draw, the beat a win, and the board says so exactly (the server tells its solver the history)."""
+    _open(page, server, (VECTORS / "position_with_seen_history.jsonl").read_text(), 8)
     box = page.locator(".evaluation")
-    expect(box).to_have_attribute("data-kind", "estimate", timeout=30_000)
-    expect(box.locator(".headline")).to_contain_text("has come up twice")
-    expect(box.locator(".headline")).not_to_contain_text("budget")
+    expect(box).to_have_attribute("data-kind", "exact", timeout=30_000)
+    expect(box.locator(".move-values li")).to_have_text(["beat with K♥: win", "take: draw"])
 
 
 def test_a_failed_evaluation_says_why_and_can_be_asked_again(server: Server, page: Page) -> None:

@@ -83,7 +83,6 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "trumps": '{"type": "start"}\n{"type": "choose_trump", "seat": 1, "suit": "H"}\n',
         "deal": "".join(line + "\n" for line in DEAL.read_text().splitlines()[:4]),
         "garbage": "this is not a database",
-        "repeated": (DEAL.parent / "position_with_seen_history.jsonl").read_text(),
     }
     for name, text in paths.items():
         (folder / name).write_text(text, encoding="utf-8")
@@ -99,7 +98,6 @@ def cases(files: dict[str, str], port: int) -> dict[str, list[str]]:
     return {
         "solve exact": ["solve", files["position"]],
         "solve estimate": ["solve", files["deal"], "--seconds", "0.01", "--playouts", "1"],
-        "solve repeated": ["solve", files["repeated"], "--move", "5", "--seconds", "1", "--playouts", "1"],
         "solve no file": ["solve", files["folder"] + "/missing.jsonl"],
         "solve three players": ["solve", files["three"]],
         "solve over": ["solve", files["over"]],

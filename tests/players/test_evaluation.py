@@ -7,7 +7,6 @@ had. An estimate is an expected score: playouts played to the end, each worth 1,
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from pathlib import Path
 
 from test_solver import brute_force_value
@@ -136,34 +135,24 @@ def test_an_exact_value_with_every_move_open_still_lists_best_and_moves() -> Non
     assert "best" not in Evaluation("over", None, [0.5, 0.5]).as_dict()
 
 
-def test_trumps_solve_says_a_repetition_left_the_value_open_not_its_time() -> None:
-    """Move 5 of the vector: its position came up twice before, and the solver's win may be a draw here. The
-    answer is an estimate, and says why: not "no exact value within 60 s", which the solver did not need."""
+def test_every_position_after_a_repetition_is_evaluated_exactly() -> None:
+    """The vector's positions after its first position came up twice: the board's evaluation tells the solver the
+    game's history (the solver's own tests check such values against the plain minimax), so every one is exact; the
+    last, small enough for the minimax here, has the game's value."""
+    exact = 0
+    for events in range(1, 10):
+        game = _prefix("position_with_seen_history.jsonl", events)
+        if game.outcome is None and game.phase != "second":
+            found, last = evaluate(game, Solver(seconds=5)), game
+            assert found.kind == "exact" and not found.unsettled, (events, found)
+            exact += 1
+    assert exact == 6 and found.value == brute_force_value(last.core_state().copy())
+
+
+def test_trumps_solve_gives_the_games_own_exact_value_after_a_repetition() -> None:
+    """Move 5 of the vector: a position came up twice before it; the answer is exact all the same, the board's."""
     result = CliRunner().invoke(app, ["solve", str(VECTORS / "position_with_seen_history.jsonl"), "--move", "5"])
     assert result.exit_code == 0, result.output
-    first = result.stdout.splitlines()[0]
-    assert "come up twice" in first and "within" not in first and "estimate" in first, first
-
-
-def test_the_hint_says_a_repetition_left_the_value_open_not_its_time() -> None:
-    """The hint of the terminal game says why its value is an estimate as ``trumps solve`` does, in every language."""
-    from rules.cli.terminal import hint_text
-    from rules.locale import LANGUAGES, use_language
-
-    for events in range(1, 9):
-        game = _prefix("position_with_seen_history.jsonl", events)
-        found = evaluate(game, Solver(seconds=5))
-        if found.reason_code == "repeated":
-            break
-    else:
-        raise AssertionError("no position of the vector is left open by its repetitions")
-    hand = game.view(game.to_act).hand
-    assert "come up twice" in hint_text(found, hand, 1).plain
-    for lang in LANGUAGES:
-        use_language(lang)
-        try:
-            said = hint_text(found, hand, 1).plain
-            budget = hint_text(replace(found, reason_code="budget"), hand, 1).plain
-        finally:
-            use_language("en")
-        assert said != budget and " 1 " in budget and " 1 " not in said.replace("(1 ", ""), (lang, said)
+    found = evaluate(_prefix("position_with_seen_history.jsonl", 5), Solver(seconds=5))
+    assert (found.kind, found.value) == ("exact", 1)
+    assert result.stdout.splitlines()[0] == f"seat {found.seat} to act: win (+1)"

@@ -394,3 +394,66 @@ def test_a_search_pauses_the_garbage_collector_and_gives_it_back_as_it_found_it(
     finally:
         gc.callbacks.remove(count)
         gc.set_threshold(*thresholds)
+
+
+def test_a_solver_kept_between_games_answers_for_the_game_it_is_asked_about() -> None:
+    # The table's keys hold hands, pile, seat and phase, not the trumps: the board's solver, kept between the logs
+    # it is sent, and the hint's, kept between the hands of a match, answered a position with another game's value.
+    rng = random.Random(5)
+    differing = 0
+    for _ in range(200):
+        first = small_position(rng)
+        hands = [[card for card in range(36) if hand >> card & 1] for hand in first.hands]
+        trumps = tuple(reversed(first.trumps))
+        second = core.State.from_position(trumps, hands, first.pile, first.to_act, first.phase)
+        kept = Solver()
+        answers = (kept.value(first), kept.value(second), kept.value(first))
+        truths = (brute_force_value(first.copy()), brute_force_value(second.copy()))
+        assert answers == (truths[0], truths[1], truths[0])
+        differing += truths[0] != truths[1]
+    assert differing > 20  # the trumps decide many of these positions
+
+
+def with_history(state: core.State, rng: random.Random) -> core.State:
+    """``state`` after a game that had some positions of its game tree (sometimes ``state`` itself) once or twice."""
+    seen = dict(state.seen)
+    tree = sorted(counted_positions(state.copy(), set()))
+    for key in rng.sample(tree, min(len(tree), rng.randint(1, 4))):
+        seen[key] = rng.choice((1, 2))
+    if state.phase != core.SECOND and rng.random() < 0.3:
+        seen[state.key()] = 2
+    state.seen = seen
+    return state
+
+
+def test_a_solver_told_the_games_history_gives_the_games_own_values() -> None:
+    """Rules §3.3.3 counts a position's occurrences over the whole game: a position the game has had twice draws when
+    it comes up again. Told the history (``Solver.set_history``), the solver's values are the game's, move by move,
+    as the plain minimax over the rules finds them with that history; a solver kept between the positions too."""
+    rng = random.Random(1)
+    kept = Solver()
+    checked = changed = 0
+    for index in range(300):
+        if index % 3 == 0:
+            hands, pile, trumps, to_act, phase = rng.choice(REPEATING)
+            state = core.State.from_position(trumps, hands, pile, to_act, phase)
+        else:
+            state = small_position(rng)
+        if state.outcome is not None:
+            continue
+        state = with_history(state, rng)
+        try:
+            truth = brute_force_value(state.copy())
+        except TooLarge:
+            continue
+        solver = kept if index % 2 else Solver()
+        solver.set_history(state.seen)
+        solution = solver.solve(state)
+        assert solution.value == truth, index
+        for move, value in solution.moves:
+            child = state.copy()
+            core.apply(child, move)
+            assert value == brute_force_value(child, state.to_act), (index, core.move_code(move))
+        checked += 1
+        changed += Solver().value(state) != truth  # the position alone, repetitions counted from it
+    assert checked > 200 and changed > 20

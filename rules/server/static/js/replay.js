@@ -104,7 +104,6 @@ const REASONS = {
   not_dealt: "replay.reason.not_dealt",
   duel_only: "replay.reason.duel_only",
   budget: "replay.reason.no_exact",
-  repeated: "replay.reason.repeated",
 };
 
 /** Why a position has no exact value, in the page's language. */
