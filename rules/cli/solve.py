@@ -5,8 +5,7 @@ The position is the one at the end of LOG, or the one where move N is to be play
 the game, the evaluation the analysis board draws (:mod:`rules.analysis`, with the board's budget per
 position unless ``--seconds`` says otherwise). Values are the game's, its repetitions counted (see
 :mod:`rules.analysis`). Exact values are ``1`` win, ``0`` draw, ``-1`` loss. When the solver finds no exact
-value within ``--seconds`` (or the game's repetitions leave it open), the answer is an estimate from playouts,
-as on the board.
+value within ``--seconds``, the answer is an estimate from playouts, as on the board.
 
 Moves are listed best first, cards written as the game writes them (``8♥``); ``--json`` keeps the log's
 codes (``8H``). While it searches, a line on standard error (at a terminal) says how long and how far.
@@ -24,7 +23,7 @@ from rules.cli.usage import cannot_read, read_log_argument
 from rules.locale import N_, _, ngettext, number, percent, pgettext
 
 if TYPE_CHECKING:
-    from rules.analysis import Evaluation
+    from rules.analysis import Evaluation, MoveValue
     from rules.events import Event
     from rules.game import Game
     from rules.players.solver import Solver
@@ -152,8 +151,7 @@ def _print(evaluation: Evaluation, seconds: float) -> None:
         )
     if evaluation.best:
         typer.echo(_("best: {move}").format(move=describe(evaluation.best[0])))
-    ranked = sorted(evaluation.moves, key=lambda entry: -entry.value)  # best first; ties in pack order
-    rows = [(describe(entry.move), _value(entry.value, evaluation.kind == "exact")) for entry in ranked]
+    rows = [(describe(entry.move), _value(entry.value, evaluation.kind == "exact")) for entry in best_first(evaluation)]
     rows += [(describe(move), _unsettled()) for move in evaluation.unsettled]  # after the settled ones
     width = max([12, *(len(text) for text, _value_text in rows)])
     for text, value_text in rows:
@@ -263,6 +261,11 @@ def _searching(solver: Solver, game: Game, playouts: int, what: str) -> Evaluati
     return evaluation
 
 
+def best_first(evaluation: Evaluation) -> list[MoveValue]:
+    """The moves whose values are known, best first for the seat to act; moves of equal value in pack order."""
+    return sorted(evaluation.moves, key=lambda entry: -entry.value)
+
+
 def result(evaluation: Evaluation) -> dict[str, Any]:
     """The ``--json`` answer: for which seat, exact or estimated, the best move and every move's value."""
     from rules.events import event_dict
@@ -282,7 +285,7 @@ def result(evaluation: Evaluation) -> dict[str, Any]:
     answer["moves"] = [
         {"move": event_dict(entry.move), key: int(entry.value) if key == "value" else entry.value}
         | ({} if key == "value" else {"samples": entry.samples})
-        for entry in evaluation.moves
+        for entry in best_first(evaluation)
     ]
     if evaluation.unsettled:
         answer["unsettled"] = [event_dict(move) for move in evaluation.unsettled]

@@ -69,11 +69,12 @@ _evaluations: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
 
 def _position_key(game: Game) -> tuple[Any, ...]:
-    """The position at the end of ``game`` and its history: the repetitions a game has had change its evaluation."""
+    """The position at the end of ``game`` and its history: the repetitions a game has had change its evaluation,
+    and so do the trumps, which a log from a position names in its position line, not in its header."""
     if game.to_act is None:
         return (game.header.model_dump_json(), game.phase, None, None)
     state = game.core_state()
-    return (game.header.model_dump_json(), game.phase, state.key(), frozenset(state.seen.items()))
+    return (game.header.model_dump_json(), state.trumps, game.phase, state.key(), frozenset(state.seen.items()))
 
 
 def evaluate_log(text: str) -> dict[str, Any]:

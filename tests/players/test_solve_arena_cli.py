@@ -56,6 +56,21 @@ def test_solve_after_moves_starts_repetition_counts_at_the_end(tmp_path: Path) -
     assert max(m["value"] for m in data["moves"]) == data["value"]
 
 
+def test_solve_lists_the_moves_best_first_in_json_as_in_text(tmp_path: Path) -> None:
+    """The help says "every move's value, best first": A♠ loses here and 7♦ draws, and A♠ comes first in the pack."""
+    lines = ['{"type": "start"}', SECOND_CARD]
+    data = json.loads(runner.invoke(app, ["solve", write(tmp_path, *lines), "--json"]).stdout)
+    assert [(entry["move"]["card"], entry["value"]) for entry in data["moves"]] == [("7D", 0), ("AS", -1)]
+    text = runner.invoke(app, ["solve", write(tmp_path, *lines)]).stdout
+    assert text.index("7♦") < text.index("A♠")
+
+
+SECOND_CARD = (
+    '{"type": "position", "trumps": ["S", "H"], "hands": [["AS", "7D"], ["KH", "8D"]], "pile": ["9C"], "to_act": 0,'
+    ' "phase": "second"}'
+)
+
+
 @pytest.mark.parametrize(
     ("lines", "message"),
     [

@@ -169,6 +169,37 @@ def test_a_position_is_evaluated_with_the_repetitions_of_its_own_game(server: Se
     assert takes == [-1, 0]
 
 
+def _position_log(trumps: str, hands: str, pile: str, to_act: int, phase: str, header: str = "{}") -> str:
+    line = f'"trumps":{trumps},"hands":{hands},"pile":{pile},"to_act":{to_act},"phase":"{phase}"'
+    return '{"type":"start","rules":' + header + "}\n" + '{"type":"position",' + line + "}\n"
+
+
+# Pairs of positions with the same cards, seat, pile and phase, of two games: the first asked first. The table of
+# the board's solver, kept between the logs it is sent, is keyed by those alone, and so was its memory of answers.
+OTHER_GAMES = [
+    # A♠ led against 7♦: it wins with trumps S and H; with D its owner's trump, 7♦ draws at the tie check.
+    (_position_log('["S","D"]', '[["AS"],["7D"]]', "[]", 0, "lead"), 0),
+    (_position_log('["S","H"]', '[["AS"],["7D"]]', "[]", 0, "lead"), 1),
+    # The same cards with must_beat off and on: the rule changes the value.
+    (
+        _position_log(
+            '["H","D"]', '[["QS","6S","TD","9C","AH"],["9S"]]', '["6D"]', 1, "respond", '{"must_beat":false}'
+        ),
+        1,
+    ),
+    (
+        _position_log('["H","D"]', '[["QS","6S","TD","9C","AH"],["9S"]]', '["6D"]', 1, "respond", '{"must_beat":true}'),
+        0,
+    ),
+]
+
+
+def test_a_position_of_another_game_is_not_answered_with_the_first_games_value(server: Server) -> None:
+    for text, value in OTHER_GAMES:
+        status, found = server.post("/api/analysis", {"log": text})
+        assert status == 200 and (found["kind"], found["value"]) == ("exact", value), (text, found)
+
+
 def test_a_replays_notifications_are_the_protocols_as_an_update_carries_them(server: Server) -> None:
     """Each ply's notifications are those of the protocol (spec/protocol.schema.json: ``Took``, ``TurnPassed``,
     ``GameOver`` ...), the same objects an update carries: a game over's ``loser`` and ``reason`` null where they
