@@ -291,7 +291,8 @@ class Solver:
     # --- public -------------------------------------------------------------------------
 
     def value(self, state: core.State) -> int:
-        """The value of ``state`` for the seat to act, repetition counts starting here."""
+        """The value of ``state`` for the seat to act, repetitions counted from here (and in the game's history, if
+        :meth:`set_history` has told it)."""
         self._check_duel(state)
         if state.outcome is not None:
             return int(core.returns(state)[state.to_act])
