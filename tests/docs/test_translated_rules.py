@@ -34,7 +34,8 @@ def page(name: str, lang: str) -> str:
 
 def pieces(text: str) -> list[tuple[str, Counter[str]]]:
     """The page cut at each heading and each clause: what opens the piece (the heading's level and number, the
-    clause's number and whether it is a decision) and the numbers written in digits in it, whatever their order."""
+    clause's number and whether it is a decision) and the numbers written in digits in it, whatever their order
+    in a sentence (languages order their words otherwise), but row by row in a table (each row a key of its own)."""
     cuts = list(MARKER.finditer(text))
     out = []
     for at, cut in enumerate(cuts):
@@ -44,7 +45,10 @@ def pieces(text: str) -> list[tuple[str, Counter[str]]]:
             key, body = cut.group(1).strip(), body.split("\n", 1)[-1]  # a heading's own words may hold no number
         else:
             key = f"§{cut.group(2)}" + (" [decision]" if cut.group(3) else "")
-        out.append((key, Counter(NUMBER.findall(body))))
+        prose = "\n".join(line for line in body.splitlines() if not line.startswith("|"))
+        out.append((key, Counter(NUMBER.findall(prose))))
+        rows = [line for line in body.splitlines() if line.startswith("|") and NUMBER.search(line)]
+        out.extend((f"{key}, table row {row}", Counter(NUMBER.findall(line))) for row, line in enumerate(rows, 1))
     return out
 
 
