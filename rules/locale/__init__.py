@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 LANGUAGES = ("en", "ro", "fi", "cs", "ky", "ru")
@@ -134,16 +134,21 @@ def percent(share: float, decimals: int = 0) -> str:
 
 
 @contextmanager
-def english() -> Iterator[None]:
-    """Speak English for a while (an answer that stays English, such as a ``--json`` field, made by code that
-    otherwise speaks the language of the command line)."""
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` for a while, then as before (the documentation's pages in each language)."""
     global _translation, _language
     saved = _translation, _language
-    _translation, _language = gettext.NullTranslations(), "en"
+    use_language(lang)
     try:
         yield
     finally:
         _translation, _language = saved
+
+
+def english() -> AbstractContextManager[None]:
+    """Speak English for a while (an answer that stays English, such as a ``--json`` field, made by code that
+    otherwise speaks the language of the command line)."""
+    return speaking("en")
 
 
 class Message:

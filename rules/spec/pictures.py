@@ -1,4 +1,5 @@
-"""Little pictures of a game for the documentation: each seat's hand and the pile, as HTML card faces.
+"""Little pictures of a game for the documentation: each seat's hand and the pile, as HTML card faces, their
+words in the language spoken (:mod:`rules.locale`).
 
 The pictures are drawn from a state as ``trumps replay --json`` prints it, so what the
 site shows is what the engine computed. The look is in ``docs/stylesheets/cards.css``.
@@ -13,6 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from rules.cards import SUIT_CHARS, Card, Suit
+from rules.locale import _
 
 
 def card_face(code: str, *, classes: Collection[str] = ()) -> str:
@@ -36,11 +38,13 @@ def table_picture(state: dict[str, Any], *, fresh: Collection[str] = ()) -> str:
             classes.append("sk-to-act")
         if not hand and state["phase"] not in ("trump_choice", "deal"):
             classes.append("sk-out")
-        trump_text = f"trump {Suit(SUIT_CHARS.index(trump)).symbol}" if trump else "no trump yet"
-        cards = "".join(_face(code, trump, fresh) for code in hand) or '<span class="sk-empty">no cards</span>'
-        marker = " · to act" if seat == state["to_act"] else ""
+        trump_text = _("trump {suit}").format(suit=Suit(SUIT_CHARS.index(trump)).symbol) if trump else _("no trump yet")
+        no_cards = _("no cards")  # (gettext's extraction does not look into f-strings)
+        cards = "".join(_face(code, trump, fresh) for code in hand) or f'<span class="sk-empty">{no_cards}</span>'
+        marker = " · " + _("to act") if seat == state["to_act"] else ""
+        who = _("Seat {seat}").format(seat=seat)
         rows.append(
-            f'<div class="{" ".join(classes)}"><div class="sk-who">Seat {seat}<small>{trump_text}{marker}</small>'
+            f'<div class="{" ".join(classes)}"><div class="sk-who">{who}<small>{trump_text}{marker}</small>'
             f'</div><div class="sk-hand">{cards}</div></div>'
         )
     pile = state["pile"]
@@ -48,9 +52,10 @@ def table_picture(state: dict[str, Any], *, fresh: Collection[str] = ()) -> str:
         card_face(code, classes=(["sk-top"] if i == len(pile) - 1 else []) + (["sk-fresh"] if code in fresh else []))
         for i, code in enumerate(pile)
     )
-    pile_cards = pile_cards or '<span class="sk-empty">empty</span>'
+    empty, pile_word, order = _("empty"), _("Pile"), _("bottom → top")
+    pile_cards = pile_cards or f'<span class="sk-empty">{empty}</span>'
     pile_row = (
-        f'<div class="sk-seat sk-pile-row"><div class="sk-who">Pile<small>bottom → top</small></div>'
+        f'<div class="sk-seat sk-pile-row"><div class="sk-who">{pile_word}<small>{order}</small></div>'
         f'<div class="sk-pile">{pile_cards}</div></div>'
     )
     return f'<div class="sk-table" markdown="0">{"".join(rows)}{pile_row}{_outcome(state)}</div>'
@@ -70,9 +75,9 @@ def _outcome(state: dict[str, Any]) -> str:
     if outcome is None:
         return ""
     if outcome["result"] == "loss":
-        text = f"Game over: seat {outcome['loser']} loses"
+        text = _("Game over: seat {seat} loses").format(seat=outcome["loser"])
     elif outcome.get("reason") == "repetition":
-        text = "Game over: a draw, the same position for the third time"
+        text = _("Game over: a draw, the same position for the third time")
     else:
-        text = "Game over: a draw by the tie check"
+        text = _("Game over: a draw by the tie check")
     return f'<div class="sk-outcome">{text}</div>'

@@ -29,6 +29,7 @@ from typing import Any
 from rules.cards import CODES, Card
 from rules.events import Beat, Event, EventError, Lead, Second, event_dict, parse_event
 from rules.game import Game, IllegalEvent
+from rules.locale import N_
 from rules.log import BYTE_ORDER_MARK, LogError, header_line, read_log
 from rules.options import RuleSet
 
@@ -148,9 +149,11 @@ GOOD: tuple[Vector, ...] = (
     # §2.1-2.3: the trump choice, the deal, passing sixes, the first lead.
     good(
         "trump_choice_and_deal_three_players",
-        "Dealer 1 of 3: seats 2, 0 and 1 choose trumps in turn; after the deal seat 2 leads first. "
-        "Sixes pass: 6D to seat 2 (diamonds), 6H to seat 1 (hearts); 6S stays (seat 0's own trump), "
-        "6C stays (nobody's trump).",
+        N_(
+            "Dealer 1 of 3: seats 2, 0 and 1 choose trumps in turn; after the deal seat 2 leads first. "
+            "Sixes pass: 6D to seat 2 (diamonds), 6H to seat 1 (hearts); 6S stays (seat 0's own trump), "
+            "6C stays (nobody's trump)."
+        ),
         "§1 §2.1 §2.2 §2.3",
         start(players=3, dealer=1),
         trumps("DSH", first_seat=2, players=3),
@@ -204,7 +207,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "beat_with_own_trump_while_holding_the_led_suit",
-        "Seat 1 (trump hearts) beats 9C with 6H although it holds QC: nobody must follow suit.",
+        N_("Seat 1 (trump hearts) beats 9C with 6H although it holds QC: nobody must follow suit."),
         "§2.4",
         start(),
         position(DUEL, ["8S 8C", "6H QC 7D"], "9C", 1, "respond"),
@@ -214,7 +217,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "only_a_higher_trump_beats_own_trump",
-        "Seat 0 led TH; for seat 1 hearts is its own trump, so only JH or higher beats it.",
+        N_("Seat 0 led TH; for seat 1 hearts is its own trump, so only JH or higher beats it."),
         "§2.4",
         start(),
         position(DUEL, ["TH 8C", "JH AS 6C"], "", 0, "lead"),
@@ -224,7 +227,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "another_players_trump_is_an_ordinary_suit",
-        "Seat 0 led its own trump AS; seat 1 (trump hearts) beats it with 6H: only your trumps are special.",
+        N_("Seat 0 led its own trump AS; seat 1 (trump hearts) beats it with 6H: only your trumps are special."),
         "§2.4",
         start(),
         position(DUEL, ["AS 8C", "6H 7C 7D"], "", 0, "lead"),
@@ -235,8 +238,10 @@ GOOD: tuple[Vector, ...] = (
     # §2.6-2.7: taking and the re-lead.
     good(
         "take_three_from_a_longer_pile",
-        "Seat 1 takes from a pile of five topped by TC (not its trump): the top three; seat 0 must then answer "
-        "the exposed 7D.",
+        N_(
+            "Seat 1 takes from a pile of five topped by TC (not its trump): the top three; seat 0 must then answer "
+            "the exposed 7D."
+        ),
         "§2.6 §2.7",
         start(),
         position(DUEL, ["8S 6C", "KH 7C"], "6D 7D 8D 9C TC", 1, "respond"),
@@ -258,7 +263,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "take_five_under_own_trump",
-        "The top card 9H is seat 1's trump (not the ace): seat 1 takes the top five of seven.",
+        N_("The top card 9H is seat 1's trump (not the ace): seat 1 takes the top five of seven."),
         "§2.6 §2.7",
         start(),
         position(DUEL, ["8S 6C", "KH 7C"], "6D 7D 8D 9D TD JD 9H", 1, "respond"),
@@ -269,7 +274,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "take_whole_pile_under_ace_of_own_trump",
-        "The top card AH is the ace of seat 1's trump: seat 1 takes all seven cards; seat 0 leads.",
+        N_("The top card AH is the ace of seat 1's trump: seat 1 takes all seven cards; seat 0 leads."),
         "§2.6 §2.7",
         start(),
         position(DUEL, ["8S 6C", "KH 7C"], "6D 7D 8D 9D TD JD AH", 1, "respond"),
@@ -310,7 +315,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "take_although_able_to_beat",
-        "Without must_beat, seat 1 may take although QC (and its trump 6H) would beat 9C.",
+        N_("Without must_beat, seat 1 may take although QC (and its trump 6H) would beat 9C."),
         "§2.4",
         start(),
         position(DUEL, ["8S 6C", "QC 6H"], "7D 9C", 1, "respond"),
@@ -351,8 +356,10 @@ GOOD: tuple[Vector, ...] = (
     # §3: going out, turns skipping empty hands, the tie check.
     good(
         "go_out_with_beating_card_no_second_card",
-        "Three players: seat 1 beats with its last card, so it has gone out and plays no second card; "
-        "seat 2 must answer the beating card.",
+        N_(
+            "Three players: seat 1 beats with its last card, so it has gone out and plays no second card; "
+            "seat 2 must answer the beating card."
+        ),
         "§2.5 §3",
         start(players=3),
         position("SHD", ["8S 6C", "QC", "7D 8D"], "9C", 1, "respond"),
@@ -403,7 +410,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "tie_check_draw",
-        "Seat 1 goes out beating 9D with JD; seat 0 is left with one card, TS, which beats JD (its trump): a draw.",
+        N_("Seat 1 goes out beating 9D with JD; seat 0 is left with one card, TS, which beats JD (its trump): a draw."),
         "§3",
         start(),
         position(DUEL, ["TS", "JD"], "9D", 1, "respond"),
@@ -413,7 +420,7 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "tie_check_loss_card_does_not_beat",
-        "Seat 0 is left with one card, 7C, which does not beat JD: seat 0 loses.",
+        N_("Seat 0 is left with one card, 7C, which does not beat JD: seat 0 loses."),
         "§3",
         start(),
         position(DUEL, ["7C", "JD"], "9D", 1, "respond"),
@@ -467,8 +474,10 @@ GOOD: tuple[Vector, ...] = (
     ),
     good(
         "repetition_draw",
-        "The same position (seat 0 to lead with 7D AS against 9D 6C 8D KH) arises for the third time "
-        "after two rounds of lead, beat, second, take: the game is drawn. The starting position counts once.",
+        N_(
+            "The same position (seat 0 to lead with 7D AS against 9D 6C 8D KH) arises for the third time "
+            "after two rounds of lead, beat, second, take: the game is drawn. The starting position counts once."
+        ),
         "§3",
         start(),
         position(DUEL, ["7D AS", "9D 6C 8D KH"], "", 0, "lead"),

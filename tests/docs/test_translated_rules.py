@@ -52,12 +52,15 @@ def pieces(text: str) -> list[tuple[str, Counter[str]]]:
     return out
 
 
-def snippets(text: str) -> list[str]:
-    """The included files, each language's introduction written first-minute/LANG.md."""
-    return [
+def snippets(text: str, lang: str) -> list[str]:
+    """The included files, each language's introduction written first-minute/LANG.md and its worked examples
+    examples/LANG/NAME.md (the English ones examples/NAME.md): another language's is no match."""
+    named = [
         re.sub(r"^first-minute/\w+\.md$", "first-minute/LANG.md", name)
         for name in re.findall(r'^--8<-- "(.*)"$', text, re.M)
     ]
+    own = "examples/" if lang == "en" else f"examples/{lang}/"
+    return [name.replace(own, "examples/LANG/") if "/examples/" in name else name for name in named]
 
 
 def links(text: str) -> list[str]:
@@ -77,7 +80,7 @@ def test_rules_clause_by_clause(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_same_examples_links_cards_and_code(name: str, lang: str) -> None:
     english, translated = page(name, "en"), page(name, lang)
-    assert snippets(translated) == snippets(english)
+    assert snippets(translated, lang) == snippets(english, "en")
     assert links(translated) == links(english)
     assert re.findall(r'title="(..)"', translated) == re.findall(r'title="(..)"', english)  # the pictured cards
     assert CODE_BLOCK.findall(translated) == CODE_BLOCK.findall(english)
@@ -104,3 +107,19 @@ def test_kyrgyz_seat_numbers_follow_the_word() -> None:
     """Kyrgyz names a seat "орун 1", never "1-орун" or "`dealer + 1` орун"."""
     for name in ("rules", "index", "first-minute"):
         assert not re.search(r"(?:\d|`|\*[^*\s]+\*)-?\s*орун", page(name, "ky")), name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_worked_examples_speak_the_language_of_their_page(lang: str) -> None:
+    """Each example of a translated rules page is generated in its language (captions, titles, the pictures' labels,
+    the log's heading): no line of its text is the English one. Only the log itself is the same."""
+    folder = DOCS / "generated" / "snippets" / "examples"
+
+    def text_lines(path: Path) -> set[str]:
+        lines = path.read_text(encoding="utf-8").split("```jsonl")[0].splitlines()
+        return {line for line in lines if line.strip() and not line.startswith("<!--")}
+
+    examples = sorted(folder.glob("*.md"))
+    assert len(examples) == 12
+    for english in examples:
+        assert text_lines(folder / lang / english.name).isdisjoint(text_lines(english)), (lang, english.name)
