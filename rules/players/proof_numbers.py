@@ -250,7 +250,7 @@ class ProofNumberSearch:
             if outcome is not None and not (step[6] is not None and work.repeats > 1):
                 inside = not core.won(outcome, seat)
                 child = None
-            elif step[6] is not None and step[6] in self.drawn:  # a draw by repetition in this game: a safe end
+            elif self.drawn and step[6] in self.drawn:  # a draw by repetition in this game: a safe end
                 inside, child = True, None
             else:  # play goes on, or would but for a draw by repetition: a move back into the walk, not an end
                 child = step[6] or work.key()
@@ -379,7 +379,7 @@ class ProofNumberSearch:
         x = self._x
         token = core.apply(state, move)
         child = token[6]
-        if child is not None and child in self.drawn:  # a draw by repetition in this game, whatever the path
+        if self.drawn and child in self.drawn:  # a draw by repetition in this game, whatever the path
             core.undo(state, token)
             targets.append(None)
             return INFINITE, 0, INFINITE

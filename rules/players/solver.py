@@ -626,7 +626,7 @@ class Solver:
         table = self.table[x]
         if key is None:
             key = state.key()
-        if ply and key in self._drawn:  # a draw by repetition in this game (set_history)
+        if ply and self._drawn and key in self._drawn:  # a draw by repetition in this game (set_history)
             return False, 0, UNBOUNDED, False
         entry = table.get(key)
         if entry is not None:
