@@ -7,7 +7,7 @@ What the analysis board (``/replay``) and ``trumps solve`` show for a position:
   The value is exact as soon as it is proven (a winning move found, or a draw with the other
   seat refuted), even if some moves are not settled yet: those are listed as ``unsettled``;
 * ``estimate``: the solver gave up (or the game has three or four players, which it does not
-  handle, or the game's repetitions leave its value open, below): each move's expected score
+  handle): each move's expected score
   from playouts, games played to their end with the greedy-with-noise policy of the search
   players' rollouts (:func:`rules.players.greedy.noisy_move`), from this exact position (every
   hand known, as in a replay, and the repetitions the game has had), labelled with their number;

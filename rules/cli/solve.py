@@ -262,8 +262,10 @@ def _searching(solver: Solver, game: Game, playouts: int, what: str) -> Evaluati
 
 
 def best_first(evaluation: Evaluation) -> list[MoveValue]:
-    """The moves whose values are known, best first for the seat to act; moves of equal value in pack order."""
-    return sorted(evaluation.moves, key=lambda entry: -entry.value)
+    """The moves whose values are known, best first for the seat to act: of equal values the best move named (the
+    solver's pick, among wins the quickest) first, the others in pack order."""
+    pick = evaluation.best[0] if evaluation.best else None
+    return sorted(evaluation.moves, key=lambda entry: (-entry.value, entry.move != pick))
 
 
 def result(evaluation: Evaluation) -> dict[str, Any]:

@@ -69,6 +69,14 @@ def test_a_position_after_a_repetition_is_evaluated_exactly_the_repetition_count
     expect(box.locator(".move-values li")).to_have_text(["beat with K♥: win", "take: draw"])
 
 
+def test_the_moves_are_listed_best_first_as_trumps_solve_lists_them(server: Server, page: Page) -> None:
+    """The first lead of the vector: A♠ comes first in the pack, but it loses and 7♦ wins."""
+    _open(page, server, (VECTORS / "position_with_seen_history.jsonl").read_text(), 1)
+    box = page.locator(".evaluation")
+    expect(box).to_have_attribute("data-kind", "exact", timeout=30_000)
+    expect(box.locator(".move-values li")).to_have_text(["lead 7♦: win", "lead A♠: loss"])
+
+
 def test_a_failed_evaluation_says_why_and_can_be_asked_again(server: Server, page: Page) -> None:
     """A server that cannot evaluate (here a 500 ``internal``) leaves no position "Analysing…" for good: the box
     says why, and its button asks again, which a working server then answers."""

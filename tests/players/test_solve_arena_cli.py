@@ -65,6 +65,15 @@ def test_solve_lists_the_moves_best_first_in_json_as_in_text(tmp_path: Path) -> 
     assert text.index("7♦") < text.index("A♠")
 
 
+def test_of_moves_of_equal_value_the_best_move_named_is_listed_first() -> None:
+    """Move 5 of the vector: K♥ and 8♦ both win, and 8♦ (the quicker win) is the best move named."""
+    vector = str(Path(__file__).resolve().parents[2] / "spec" / "vectors" / "repetition_draw.jsonl")
+    lines = runner.invoke(app, ["solve", vector, "--move", "5"]).stdout.splitlines()
+    assert lines[1] == "best: lead 8♦" and lines[2].split() == ["lead", "8♦", "win"], lines
+    data = json.loads(runner.invoke(app, ["solve", vector, "--move", "5", "--json"]).stdout)
+    assert data["moves"][0]["move"] == data["best"]
+
+
 SECOND_CARD = (
     '{"type": "position", "trumps": ["S", "H"], "hands": [["AS", "7D"], ["KH", "8D"]], "pile": ["9C"], "to_act": 0,'
     ' "phase": "second"}'

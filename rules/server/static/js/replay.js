@@ -539,10 +539,13 @@ class ReplayBoard {
     }
     const parts = [h("p", { class: "headline" }, headline)];
     if (found.best?.length) parts.push(h("p", { class: "best" }, t("replay.best", { moves: found.best.map(moveWords).join(", ") })));
-    // Every move with its value; those the solver's half second left open last, "not settled" (the position's value
-    // is exact all the same).
+    // Every move with its value, best first for the seat to act as trumps solve lists them (of equal values the best
+    // move named first); those the solver's half second left open last, "not settled" (the position's value is exact
+    // all the same).
+    const named = found.best?.[0];
+    const ranked = [...(found.moves ?? [])].sort((a, b) => b.value - a.value || Boolean(sameMove(b.move, named)) - Boolean(sameMove(a.move, named)));
     const rows = [
-      ...(found.moves ?? []).map((entry) => [entry.move, found.kind === "exact" ? t(`replay.result.${entry.value}`) : percent(entry.value), {}]),
+      ...ranked.map((entry) => [entry.move, found.kind === "exact" ? t(`replay.result.${entry.value}`) : percent(entry.value), {}]),
       ...(found.unsettled ?? []).map((move) => [move, t("replay.unsettled"), { class: "unsettled" }]),
     ];
     if (rows.length) parts.push(h("ul", { class: "move-values" }, ...rows.map(([move, value, attrs]) => h("li", attrs, `${moveWords(move)}: ${value}`))));
