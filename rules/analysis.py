@@ -126,11 +126,6 @@ class Evaluation:
         return result
 
 
-def search_state(game: Game) -> core.State:
-    """The position at the end of ``game`` for a search, repetition counts starting there."""
-    return game.core_state().fresh_copy()
-
-
 def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS) -> Evaluation:
     """Evaluate the position at the end of ``game``; ``solver`` (with its budget) tries the exact value first.
 
@@ -146,7 +141,6 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
         if game.phase == "trump_choice":
             return Evaluation("none", game.to_act, [], reason="the trumps are chosen blind", reason_code="blind")
         return Evaluation("none", game.to_act, [], reason="the cards are not dealt yet", reason_code="not_dealt")
-    state = search_state(game)
     real = game.core_state()  # with the repetitions the game has had
     events = {move_of(event): event for event in game.legal_moves()}
     reason = "the solver handles the duel only"
@@ -156,11 +150,11 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
     if players == 2 and solver is not None:
         solver.set_history(real.seen)
         try:
-            solution = solver.solve(state)
+            solution = solver.solve(real)
         except SolverLimit:
             reason, code = f"the solver found no exact value within {_budget(solver)}", "budget"
         else:
-            seat = state.to_act
+            seat = real.to_act
             score = (solution.value + 1) / 2
             scores = [score if other == seat else 1 - score for other in range(players)]
             moves = [MoveValue(events[move], value) for move, value in solution.moves]

@@ -287,40 +287,22 @@ def test_a_refused_beat_is_explained_by_the_rule_beats_says_now(
 
 
 ONE_SOLVER_ALONG_A_GAME = """
+sys.path.insert(1, {tests!r})  # after the edited package: the tests' brute force plays its rules
+from test_solver import brute_force_value, counted_positions
 from rules import core
 from rules.cards import cards_of_mask
 from rules.players.solver import Solver
-
-def brute_force(state, seat):
-    if state.outcome is not None:
-        return int(core.returns(state)[seat])
-    values = []
-    for move in core.legal_moves(state):
-        token = core.apply(state, move)
-        values.append(brute_force(state, seat))
-        core.undo(state, token)
-    return max(values) if state.to_act == seat else min(values)
-
-def counted(state, found):
-    for move in core.legal_moves(state):
-        token = core.apply(state, move)
-        if state.outcome is None and token[6] not in found:
-            if token[6] is not None:
-                found.add(token[6])
-            counted(state, found)
-        core.undo(state, token)
-    return found
 
 trumps = (0, 2)
 first = core.State.from_position(trumps, [(19, 29, 34), (4, 13, 16)], (), 0, core.LEAD)  # 7D 8C KC against TS TH KH
 solver, asked, wrong = Solver(), 0, []
 solver.solve(first)
-for key in sorted(counted(first.copy(), set())):
+for key in sorted(counted_positions(first.copy(), set())):
     masks, pile, seat, phase = core.key_parts(key, 2)
     if sum(mask.bit_count() for mask in masks) <= 5:
         state = core.State.from_position(trumps, [list(cards_of_mask(mask)) for mask in masks], pile, seat, phase)
         asked += 1
-        if solver.solve(state).value != brute_force(state.fresh_copy(), seat):
+        if solver.solve(state).value != brute_force_value(state.fresh_copy(), seat):
             wrong.append(key)
 print(core.REPETITIONS_FOR_DRAW, asked, wrong)
 """
@@ -335,6 +317,7 @@ def test_a_draw_at_another_occurrence_of_a_position_leaves_the_solvers_values_ex
     # rules' outcome. It read the outcome first: with the draw at the second occurrence, that is a draw by repetition,
     # which its table then kept as a plain not-win, and 2 of these 33 positions were called draws that are wins.
     edit = ("core.py", "REPETITIONS_FOR_DRAW: Final = 3", f"REPETITIONS_FOR_DRAW: Final = {count}")
-    result = run_on(edited_package(tmp_path, edit), ONE_SOLVER_ALONG_A_GAME)
+    program = ONE_SOLVER_ALONG_A_GAME.replace("{tests!r}", repr(str(Path(__file__).parents[1] / "players")))
+    result = run_on(edited_package(tmp_path, edit), program)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split(maxsplit=2) == [str(count), "33", "[]\n"], result.stdout

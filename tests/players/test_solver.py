@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rules import core
-from rules.cards import CODES, Card
+from rules.cards import CODES, Card, cards_of_mask
 from rules.events import Position
 from rules.game import Game
 from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit, advice
@@ -403,7 +403,7 @@ def test_a_solver_kept_between_games_answers_for_the_game_it_is_asked_about() ->
     differing = 0
     for _ in range(200):
         first = small_position(rng)
-        hands = [[card for card in range(36) if hand >> card & 1] for hand in first.hands]
+        hands = [list(cards_of_mask(hand)) for hand in first.hands]
         trumps = tuple(reversed(first.trumps))
         second = core.State.from_position(trumps, hands, first.pile, first.to_act, first.phase)
         kept = Solver()
