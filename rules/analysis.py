@@ -164,11 +164,6 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
     return _estimate(game, real, events, playouts, reason, code)
 
 
-def repeated(state: core.State) -> bool:
-    """Whether some position of the game has come up twice: a third time would draw."""
-    return any(count >= 2 for count in state.seen.values())
-
-
 def _budget(solver: Solver) -> str:
     if solver.seconds is not None:
         return f"{solver.seconds:g} s"

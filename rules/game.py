@@ -195,6 +195,11 @@ class Game:
             raise RuntimeError("the cards have not been dealt")
         return state.copy()
 
+    def position_counts(self) -> dict[core.PositionKey, int]:
+        """How often each position of the game has come up so far (rules §3.3.2), as :attr:`core.State.seen` keys
+        them: what a search needs to know of the game's history (:func:`rules.players.base.choose_move`)."""
+        return dict(self._state.seen)
+
     def state(self) -> GameState:
         """The whole state, as ``trumps replay --json`` prints it."""
         return GameState(

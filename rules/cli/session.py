@@ -36,7 +36,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from rules.analysis import evaluate, repeated
+from rules.analysis import evaluate
 from rules.cards import Card
 from rules.cli import board, terminal
 from rules.cli.usage import os_reason, program, shell_word
@@ -61,6 +61,7 @@ from rules.log import log_lines, write_log
 from rules.match import Match
 from rules.options import MAX_PLAYERS, MIN_PLAYERS, RuleSet, dealer_problem
 from rules.players import LEVELS, Player, hint, make_player
+from rules.players.base import choose_move
 from rules.players.draws import accepts_draw
 from rules.players.perfect import FORCED_WIN, PerfectPlayer
 from rules.players.solver import Solver
@@ -371,30 +372,26 @@ class Session:
             if seat == self.you:
                 self._your_turn()
             else:
-                # no position before the deal, so none repeated
-                twice = game.phase not in ("trump_choice", "deal") and repeated(game.core_state())
                 self._apply(self._bot_move(seat))
-                self._announce(seat, twice)
+                self._announce(seat)
 
-    def _announce(self, seat: int, twice: bool) -> None:
+    def _announce(self, seat: int) -> None:
         """What a computer player says of its own accord: that it has proven a forced win (once a game).
 
-        The player's solver counts repetitions from the position it proved the win at (a seat's view holds no
-        history): once a position of the hand has come up twice, the proof may lead there a third time, a draw, so
-        a win proven after that (``twice``) is not claimed. One proven before stays a win: no line of a proof
-        repeats a position, so none of the game's positions comes up more than twice on the way.
+        The player is told the hand's repetition history (:func:`~rules.players.base.choose_move`), so its win
+        is the game's own, whatever positions have come up before.
         """
         bot = self.bots[seat]
-        if isinstance(bot, PerfectPlayer) and bot.announcement() == FORCED_WIN and not twice:
+        if isinstance(bot, PerfectPlayer) and bot.announcement() == FORCED_WIN:
             self.say(Text(_("{name}: I have a forced win.").format(name=self.names[seat]), style="bold"))
 
     def _bot_move(self, seat: int) -> Event:
         """The computer's move at ``seat``, with a spinner at a terminal in case it thinks for a while."""
         if self._watching_the_rest:
             with self._thinking(_("The others play on…")):
-                return self.finishers[seat].choose(self.game.view(seat))
+                return choose_move(self.finishers[seat], self.game.view(seat), self.game.position_counts())
         with self._thinking(_("{name} is thinking…").format(name=self.names[seat])):
-            return self.bots[seat].choose(self.game.view(seat))
+            return choose_move(self.bots[seat], self.game.view(seat), self.game.position_counts())
 
     def say(self, line: Text | str) -> None:
         self.console.print(line, highlight=False)

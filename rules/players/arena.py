@@ -49,7 +49,7 @@ from itertools import combinations
 from rules.game import Game
 from rules.locale import N_, Message
 from rules.options import PLAYERS, RuleSet
-from rules.players.base import Player
+from rules.players.base import Player, choose_move
 from rules.players.levels import parse_bot
 
 Z95 = 1.959964
@@ -95,7 +95,7 @@ def play_out(game: Game, bots: Sequence[Player]) -> list[int]:
         assert seat is not None
         if game.phase != "trump_choice":
             moves[seat] += 1
-        game.push(bots[seat].choose(game.view(seat)))
+        game.push(choose_move(bots[seat], game.view(seat), game.position_counts()))
     return moves
 
 

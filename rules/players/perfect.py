@@ -14,6 +14,12 @@ is kept for the whole game, so once a win is proven every later move of the win 
 the table and the proof height falls with each move (see :mod:`rules.players.solver`, point 3):
 a proven win is never let go.
 
+A view holds no count of the positions the game has had. A caller that has the game tells the
+player (:meth:`PerfectPlayer.set_history`, :func:`~rules.players.base.choose_move`), and the
+solver then takes a position the game has had twice for the draw its next occurrence is
+(:meth:`~rules.players.solver.Solver.set_history`): its values are the game's own. Told
+nothing, it counts repetitions from the position it is asked about.
+
 The player announces a proven forced win once: :meth:`PerfectPlayer.announcement` gives
 :data:`FORCED_WIN` once, after the move at which the win was first proven, for an interface
 to say in its language.
@@ -22,6 +28,7 @@ to say in its language.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from rules import core
 from rules.events import Event
@@ -82,6 +89,7 @@ class PerfectPlayer:
         """The exact value of the last position this player moved in, if the solver settled it."""
         self._announced = False
         self._to_announce = False
+        self._seen: Mapping[core.PositionKey, int] = {}
 
     def announcement(self) -> str | None:
         """:data:`FORCED_WIN` once, after the move at which this player first proved its win in a game, else ``None``.
@@ -93,7 +101,19 @@ class PerfectPlayer:
             return FORCED_WIN
         return None
 
+    def set_history(self, seen: Mapping[core.PositionKey, int]) -> None:
+        """How often each position of the game has come up (``State.seen``), for the next :meth:`choose` only.
+
+        Once the player has proven its win, the history it was proven with stays the solver's: the
+        proof's lines avoid the positions that were then drawn, repeat no position, and the
+        heights fall with every move, so no position of the rest of the proof has come up since,
+        and following it repeats none a third time. Telling the solver a newer history would
+        empty its table, the proof with it.
+        """
+        self._seen = seen
+
     def choose(self, view: View) -> Event:
+        seen, self._seen = self._seen, {}
         if view.phase == "trump_choice":
             self._new_game(None)  # even if its trumps turn out as the last game's
             return choose_trump(view, self._rng)
@@ -106,7 +126,7 @@ class PerfectPlayer:
             game = (tuple(view.trumps), tuple(view.out_of_play), state.must_beat)
             if game != self._game:
                 self._new_game(game)
-            move = self._exact_move(state)
+            move = self._exact_move(state, seen)
             if move is not None:
                 return event_of(view, move)
         return event_of(view, search(view, self._rng, self.mcts_iterations, self.mcts_seconds, duel=self.duel_rollouts))
@@ -118,8 +138,10 @@ class PerfectPlayer:
         self.proven_win = self._announced = self._to_announce = False
         self._failed_at = self.probe_cards + 1
 
-    def _exact_move(self, state: core.State) -> int | None:
+    def _exact_move(self, state: core.State, seen: Mapping[core.PositionKey, int]) -> int | None:
         """The solver's move where it settles the position within this move's budget; ``None`` leaves it to MCTS."""
+        if not self.proven_win:
+            self.solver.set_history(seen)
         cards = hand_cards(state)
         if cards <= self.solver_cards or self.proven_win:
             # After a proven win every position of the proof is in the table, whatever the cards

@@ -40,6 +40,7 @@ from rules.events import event_dict, parse_event
 from rules.game import Game
 from rules.log import LogError, log_lines, read_log
 from rules.players import LEVELS, make_player
+from rules.players.base import choose_move
 from rules.players.solver import Solver
 from rules.server.bots import worker_started
 from rules.server.protocol import HttpError, ProtocolError, loads_object
@@ -103,7 +104,7 @@ def computer_move(text: str, level: str) -> dict[str, Any]:
     seat = game.to_act
     assert seat is not None, "the server asks only when someone is to act"
     player = make_player(level, int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big"))
-    return event_dict(player.choose(game.view(seat)))
+    return event_dict(choose_move(player, game.view(seat), game.position_counts()))
 
 
 def replay_plies(game: Game) -> dict[str, Any]:

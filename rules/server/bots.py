@@ -12,7 +12,7 @@ land on the same worker. ``processes=0`` runs them in threads instead (tests, ti
 >>> from rules.options import RuleSet
 >>> bots = Bots(processes=0, threads=1)
 >>> view = Game(RuleSet(), seed=1).view(1)
->>> move = asyncio.run(bots.choose("easy", 7, view))
+>>> move = asyncio.run(bots.choose("easy", 7, view, {}))
 >>> move.type, move.seat
 ('choose_trump', 1)
 >>> bots.close()
@@ -31,8 +31,10 @@ from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from rules.core import PositionKey
 from rules.events import Event
 from rules.players import Player, make_player
+from rules.players.base import choose_move
 from rules.state import View
 
 log = logging.getLogger("rules.server")
@@ -41,8 +43,8 @@ _PLAYERS: OrderedDict[tuple[str, int], Player] = OrderedDict()
 _KEEP = 256
 
 
-def choose(level: str, seed: int, view: View) -> Event:
-    """One move of the ``level`` player with ``seed`` (runs in a worker)."""
+def choose(level: str, seed: int, view: View, seen: dict[PositionKey, int]) -> Event:
+    """One move of the ``level`` player with ``seed``, told the game's repetition history ``seen`` (in a worker)."""
     key = (level, seed)
     player = _PLAYERS.get(key)
     if player is None:
@@ -51,7 +53,7 @@ def choose(level: str, seed: int, view: View) -> Event:
             _PLAYERS.popitem(last=False)
     else:
         _PLAYERS.move_to_end(key)
-    return player.choose(view)
+    return choose_move(player, view, seen)
 
 
 def worker_started(parent: int) -> None:
@@ -90,11 +92,12 @@ class Bots:
             )
         return ThreadPoolExecutor(self._threads, thread_name_prefix="trumps-bot")
 
-    async def choose(self, level: str, seed: int, view: View) -> Event:
-        """The bot's move; raises whatever the bot raised (the caller falls back on a random move)."""
+    async def choose(self, level: str, seed: int, view: View, seen: dict[PositionKey, int]) -> Event:
+        """The bot's move, told how often each position of the game has come up (``Game.position_counts``); raises
+        whatever the bot raised (the caller falls back on a random move)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, choose, level, seed, view)
+            return await loop.run_in_executor(self._pool, choose, level, seed, view, seen)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): start a fresh pool for the next moves.
             log.error("a bot worker process died; starting new ones")

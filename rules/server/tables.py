@@ -1059,12 +1059,12 @@ class Table:
                 return True
             seat = game.to_act
             assert seat is not None
-            view, seen = game.view(seat), self.event_no
+            view, counts, seen = game.view(seat), game.position_counts(), self.event_no
             state = self.seats[seat]
         if self._settings.computer_delay:
             await asyncio.sleep(self._settings.computer_delay)
         try:
-            move = await self._bots.choose(state.level or "easy", state.seed, view)
+            move = await self._bots.choose(state.level or "easy", state.seed, view, counts)
         except Exception:
             log.exception(
                 "table %s: the %s player of seat %d failed; it plays a random move", self.id, state.level, seat

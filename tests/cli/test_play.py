@@ -509,18 +509,31 @@ def test_the_perfect_computer_says_once_that_it_has_a_forced_win() -> None:
     assert output.getvalue().count("I have a forced win.") == 1
 
 
-@pytest.mark.parametrize(("count", "claimed"), [(1, True), (2, False)])
-def test_the_perfect_computer_claims_no_win_once_a_position_has_come_up_twice(count: int, claimed: bool) -> None:
-    # North leads 6♣, which you can only take, then goes out with A♥: a win in three plies. But once a position
-    # of the hand has come up twice, a win proven from a view (which holds no history) may be a draw.
-    earlier = SeenPosition(hands=[["7D", "6C"], ["8D", "AH"]], pile=[], to_act=0, phase="lead", count=count)
+@pytest.mark.parametrize(
+    ("twice", "result"), [((), "loss"), (("6C",), "loss"), (("AH",), "loss"), (("6C", "AH"), "draw")]
+)
+def test_the_perfect_computer_knows_which_positions_have_come_up_twice(twice: tuple[str, ...], result: str) -> None:
+    # North wins whichever card it leads: after 6♣ you can only take, and it goes out with A♥; after A♥ you take,
+    # and it goes out with 6♣. But a lead into a position that has come up twice ends the hand as a draw (§3.3.3):
+    # the computer, told the hand's history, leads the other card, and claims no win where both leads draw.
+    earlier = [
+        SeenPosition(
+            hands=[["7D", "8D"], [card for card in ("6C", "AH") if card != lead]],
+            pile=[lead],
+            to_act=0,
+            phase="respond",
+            count=2,
+        )
+        for lead in twice
+    ]
     position = Position(
-        trumps=["S", "H"], hands=[["7D", "8D"], ["6C", "AH"]], pile=[], to_act=1, phase="lead", seen=[earlier]
+        trumps=["S", "H"], hands=[["7D", "8D"], ["6C", "AH"]], pile=[], to_act=1, phase="lead", seen=earlier
     )
     game = Game.from_position(position)
     output = io.StringIO()
     session = Session(game, 0, {1: make_player("perfect", 1)}, Console(file=output, width=100), lambda _: "t")
     with contextlib.suppress(Quit):
         session.run()
-    assert game.outcome is not None and game.outcome.loser == 0
-    assert output.getvalue().count("I have a forced win.") == claimed
+    assert game.outcome is not None and game.outcome.result == result
+    assert result == "draw" or game.outcome.loser == 0
+    assert output.getvalue().count("I have a forced win.") == (result == "loss")

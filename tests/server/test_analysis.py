@@ -102,6 +102,22 @@ def test_the_computer_answers_a_position_with_a_legal_move(server: Server) -> No
     assert server.post("/api/analysis/move", {"log": DUEL})[0] == 409
 
 
+@pytest.mark.parametrize(("twice", "lead"), [("6C", "AH"), ("AH", "6C")])
+def test_the_perfect_computer_knows_which_positions_the_log_has_had_twice(
+    server: Server, twice: str, lead: str
+) -> None:
+    # Seat 1 wins leading either card, but a lead into a position the game has had twice draws (§3.3.3).
+    other = "AH" if twice == "6C" else "6C"
+    seen = {"hands": [["7D", "8D"], [other]], "pile": [twice], "to_act": 0, "phase": "respond", "count": 2}
+    start = {"type": "start", "format": 1, "players": 2, "dealer": 0, "rules": {"pass_sixes": True, "must_beat": False}}
+    position = {"type": "position", "trumps": ["S", "H"], "hands": [["7D", "8D"], ["6C", "AH"]], "pile": []}
+    position |= {"to_act": 1, "phase": "lead", "seen": [seen]}
+    text = json.dumps(start) + "\n" + json.dumps(position) + "\n"
+    status, answer = server.post("/api/analysis/move?level=perfect", {"log": text})
+    assert status == 200, answer
+    assert answer["move"] == {"type": "lead", "seat": 1, "card": lead}
+
+
 def _text(url: str) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
