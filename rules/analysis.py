@@ -31,11 +31,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rules import core
+from rules import convert, core
 from rules.events import Event, event_dict
 from rules.game import Game
 from rules.players.greedy import noisy_move
-from rules.players.knowledge import move_of
 from rules.players.mcts import ROLLOUT_NOISE
 from rules.players.solver import Solver, SolverLimit
 
@@ -142,7 +141,7 @@ def evaluate(game: Game, solver: Solver | None = None, playouts: int = PLAYOUTS)
             return Evaluation("none", game.to_act, [], reason="the trumps are chosen blind", reason_code="blind")
         return Evaluation("none", game.to_act, [], reason="the cards are not dealt yet", reason_code="not_dealt")
     real = game.core_state()  # with the repetitions the game has had
-    events = {move_of(event): event for event in game.legal_moves()}
+    events = {move: event for event in game.legal_moves() if (move := convert.move_of(event)) is not None}
     reason = "the solver handles the duel only"
     code: ReasonCode = "duel_only"
     if players == 2:

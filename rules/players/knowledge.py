@@ -25,16 +25,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from rules import core
+from rules import convert, core
 from rules.cards import FULL_PACK_MASK, SUIT_CHARS, Card, mask_of
-from rules.events import Beat, Event, Lead, Second, Take
+from rules.events import Event
 from rules.state import View
 
 __all__ = [
     "card_mask",
     "duel_state",
     "event_of",
-    "move_of",
     "sample_state",
     "state_of_view",
     "unseen_mask",
@@ -46,19 +45,10 @@ def card_mask(codes: Iterable[str]) -> int:
     return mask_of(Card.parse(code) for code in codes)
 
 
-def move_of(event: Event) -> int:
-    """The :mod:`rules.core` move of a play event: its card index, or :data:`core.TAKE`."""
-    if isinstance(event, Take):
-        return core.TAKE
-    if isinstance(event, Lead | Beat | Second):
-        return Card.parse(event.card)
-    raise ValueError(f"a {event.type} event is not a move in play")
-
-
 def event_of(view: View, move: int) -> Event:
     """The event among ``view.legal_moves`` that plays the core ``move``."""
     for event in view.legal_moves:
-        if isinstance(event, Lead | Beat | Second | Take) and move_of(event) == move:
+        if convert.move_of(event) == move:
             return event
     raise ValueError(f"{core.move_code(move)} is not a legal move of seat {view.seat}")
 

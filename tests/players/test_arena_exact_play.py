@@ -20,13 +20,13 @@ import rules.players.perfect
 from benchmarks import arena_games
 from rules.cli import app
 from rules.cli.arena import exact_play_line
+from rules.convert import move_of
 from rules.events import Beat, Lead, Second, Take
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players.arena import Moves, Task, moves_of, play_out, play_task, run_arena
 from rules.players.base import Player
 from rules.players.greedy import GreedyPlayer
-from rules.players.knowledge import move_of
 from rules.players.levels import parse_bot
 from rules.players.perfect import PerfectPlayer
 from rules.state import View

@@ -16,10 +16,10 @@ from rules import core
 from rules.analysis import Evaluation, evaluate
 from rules.cards import CODES
 from rules.cli import app
+from rules.convert import move_of
 from rules.events import Position, SeenPosition
 from rules.game import Game
 from rules.log import read_log
-from rules.players.knowledge import move_of
 from rules.players.solver import Solver
 
 VECTORS = Path(__file__).resolve().parents[2] / "spec" / "vectors"

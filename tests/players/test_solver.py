@@ -8,11 +8,11 @@ import pytest
 
 from rules import core
 from rules.cards import CODES, Card, cards_of_mask
+from rules.convert import move_of
 from rules.events import Position
 from rules.game import Game
 from rules.players import GreedyPlayer, PerfectPlayer, Player, RandomPlayer, Solver, SolverLimit, advice
 from rules.players.base import choose_move
-from rules.players.knowledge import move_of
 from rules.players.perfect import FORCED_WIN
 from rules.players.solver import _order
 
