@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -404,15 +405,7 @@ def test_perfect_told_the_games_history_plays_the_games_own_values() -> None:
     win it had without the history, nor misses the win the history leaves."""
     rng = random.Random(4)
     changed = 0
-    for index in range(2000):
-        state = small_position(rng) if index % 3 else core.State.from_position(*_repeating(rng))
-        if state.outcome is not None:
-            continue
-        state = with_history(state, rng)
-        try:
-            truth = brute_force_value(state.copy())
-        except TooLarge:
-            continue
+    for index, state, truth in positions_with_history(rng, 2000):
         if Solver().value(state) == truth:
             continue  # the history does not matter here
         view = Game.from_position(as_position(state)).view(state.to_act)
@@ -427,11 +420,6 @@ def test_perfect_told_the_games_history_plays_the_games_own_values() -> None:
         if changed == 40:
             break
     assert changed == 40
-
-
-def _repeating(rng: random.Random) -> tuple[object, ...]:
-    hands, pile, trumps, to_act, phase = rng.choice(REPEATING)
-    return trumps, hands, pile, to_act, phase
 
 
 def test_a_solver_kept_between_games_answers_for_the_game_it_is_asked_about() -> None:
@@ -464,14 +452,10 @@ def with_history(state: core.State, rng: random.Random) -> core.State:
     return state
 
 
-def test_a_solver_told_the_games_history_gives_the_games_own_values() -> None:
-    """Rules §3.3.3 counts a position's occurrences over the whole game: a position the game has had twice draws when
-    it comes up again. Told the history (``Solver.set_history``), the solver's values are the game's, move by move,
-    as the plain minimax over the rules finds them with that history; a solver kept between the positions too."""
-    rng = random.Random(1)
-    kept = Solver()
-    checked = changed = 0
-    for index in range(300):
+def positions_with_history(rng: random.Random, count: int) -> Iterator[tuple[int, core.State, int]]:
+    """Of ``count`` random small positions (every third one of :data:`REPEATING`), those in play that the brute force
+    can search, numbered, each after a history (:func:`with_history`), with its value by the brute force."""
+    for index in range(count):
         if index % 3 == 0:
             hands, pile, trumps, to_act, phase = rng.choice(REPEATING)
             state = core.State.from_position(trumps, hands, pile, to_act, phase)
@@ -481,9 +465,19 @@ def test_a_solver_told_the_games_history_gives_the_games_own_values() -> None:
             continue
         state = with_history(state, rng)
         try:
-            truth = brute_force_value(state.copy())
+            yield index, state, brute_force_value(state.copy())
         except TooLarge:
             continue
+
+
+def test_a_solver_told_the_games_history_gives_the_games_own_values() -> None:
+    """Rules §3.3.3 counts a position's occurrences over the whole game: a position the game has had twice draws when
+    it comes up again. Told the history (``Solver.set_history``), the solver's values are the game's, move by move,
+    as the plain minimax over the rules finds them with that history; a solver kept between the positions too."""
+    rng = random.Random(1)
+    kept = Solver()
+    checked = changed = 0
+    for index, state, truth in positions_with_history(rng, 300):
         solver = kept if index % 2 else Solver()
         solver.set_history(state.seen)
         solution = solver.solve(state)
