@@ -375,7 +375,12 @@ def loadtest(
     ] = 1,
     db: Annotated[
         str | None,
-        typer.Option(help=N_("Database of the servers it starts: a postgresql:// URL; default: a fresh SQLite file.")),
+        typer.Option(
+            help=N_(
+                "Database of the servers it starts: an SQLite file or a postgresql:// URL (several servers need "
+                "PostgreSQL); default: a fresh SQLite file."
+            )
+        ),
     ] = None,
     seconds: Annotated[
         float, typer.Option(help=N_("How long to play, after every table is set up."), min=1, max=86400)
