@@ -227,6 +227,10 @@ class Score(_Message):
     match_over: bool = False
 
 
+SEED_HASH_PATTERN = "^[0-9a-f]{64}$"
+"""A seed's hash as the server sends it: SHA-256 in lower-case hex (deals §D1.1)."""
+
+
 # --- Events in public form -----------------------------------------------------------------------
 
 
@@ -251,7 +255,9 @@ class HandStarted(_Message):
     type: Literal["hand_started"] = "hand_started"
     hand: int
     dealer: Seat
-    seed_hash: str = Field(description="sha256 hex digest of the seed's decimal digits (UTF-8).")
+    seed_hash: str = Field(
+        pattern=SEED_HASH_PATTERN, description="sha256 hex digest of the seed's decimal digits (UTF-8)."
+    )
 
 
 class RematchMade(_Message):
@@ -473,8 +479,8 @@ class HandEnd(_Message):
 
     hand: int
     outcome: Outcome
-    seed: str = Field(description="The secret seed, in decimal digits.")
-    seed_hash: str
+    seed: str = Field(pattern=r"^(0|[1-9][0-9]*)$", description="The secret seed, in decimal digits (deals §D1.1).")
+    seed_hash: str = Field(pattern=SEED_HASH_PATTERN)
     log: list[LogLine] = Field(
         description="The hand's replay log (docs/log-format.md): header, trump choice, deal, moves."
     )
@@ -500,7 +506,9 @@ class Update(_Message):
     score: Score
     seats: list[SeatInfo]
     status: Status
-    seed_hash: str | None = Field(default=None, description="The current hand's seed hash.")
+    seed_hash: str | None = Field(
+        default=None, pattern=SEED_HASH_PATTERN, description="The current hand's seed hash; null before hand 1."
+    )
     deadline: float | None = Field(
         default=None, description="Unix time (seconds) when the clock of the seat to act runs out."
     )

@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_helpers import Seat, Server, check_hand_end, check_no_leaks, hand_over, play_until
+
+from rules.server.verify import hand_end_problem
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +77,30 @@ def test_a_duel_of_two_hands_played_over_websockets(server: Server) -> None:
     spectator = seats[2]
     assert all(not update["view"]["hand"] for update in _updates(spectator) if update["view"])
     assert check_no_leaks(server.stored_events()[table_id], 2, seats) > 100
+    # Deals.md, "Checking a hand": each player ties the second hand's log to what it was shown, from its start.
+    for seat in seats[:2]:
+        assert seat.seat is not None
+        started, events, hand = _second_hand_as_seen(seat)
+        check = partial(hand_end_problem, ends[1], started["seed_hash"], started["dealer"], seat=seat.seat)
+        assert check(hand=hand, events=events) is None
+        assert check(hand=hand[1:], events=events) == f"the log does not deal seat {seat.seat} the hand it was shown"
+        first_card = next(index for index, event in enumerate(events) if event["type"] == "lead")
+        missed = events[:first_card] + events[first_card + 1 :]
+        assert check(hand=hand, events=missed) == "the log's trump choices and moves are not those announced"
 
 
-def _updates(seat: Seat) -> list[dict[str, object]]:
+def _second_hand_as_seen(seat: Seat) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+    """The second hand's ``hand_started`` event, the events of its updates from there to its end, and the seat's hand
+    as the first update after the deal showed it."""
+    updates = _updates(seat)
+    begins = [index for index, update in enumerate(updates) if update["event"]["type"] == "hand_started"]
+    updates = updates[begins[1] :]
+    ends = next(index for index, update in enumerate(updates) if update["hand_end"] is not None)
+    dealt = next(update for update in updates if update["event"]["type"] == "deal")
+    return updates[0]["event"], [update["event"] for update in updates[: ends + 1]], dealt["view"]["hand"]
+
+
+def _updates(seat: Seat) -> list[dict[str, Any]]:
     import json
 
     return [m for m in map(json.loads, seat.texts) if m["type"] == "update"]

@@ -11,7 +11,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 from starlette.exceptions import StarletteDeprecationWarning
 
-from rules.events import ChooseTrump, event_dict
+from rules.events import ChooseTrump, Resign, event_dict
 from rules.game import Game
 from rules.server.app import create_app
 from rules.server.limits import Settings
@@ -112,10 +112,11 @@ def test_the_computers_move_without_a_level_is_medium_as_before(board: TestClien
 def test_a_revealed_seed_of_any_length_is_checked_not_a_crash() -> None:
     # Deals §D1.1 allows a seed of any size; int() alone refuses more than 4,300 digits, and the check raised.
     game = Game(seed=1)
-    for event in (ChooseTrump(seat=1, suit="H"), ChooseTrump(seat=0, suit="S"), game.sample_deal()):
+    for event in (ChooseTrump(seat=1, suit="H"), ChooseTrump(seat=0, suit="S"), game.sample_deal(), Resign(seat=1)):
         game.push(event)
     log = [game.header.model_dump(mode="json"), *(event_dict(event) for event in game.events)]
     long_seed = "1" * 5000
-    hand_end = {"seed": long_seed, "seed_hash": seed_hash(long_seed), "log": log}
+    outcome = game.outcome.model_dump(mode="json") if game.outcome else None
+    hand_end = {"outcome": outcome, "seed": long_seed, "seed_hash": seed_hash(long_seed), "log": log}
     assert hand_end_problem(hand_end) == "the seed does not deal the logged deal"
     assert hand_end_problem({**hand_end, "seed": "1", "seed_hash": seed_hash("1")}) is None

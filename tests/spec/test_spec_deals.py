@@ -127,18 +127,26 @@ def test_a_hand_is_checked_against_the_hash_published_when_it_started() -> None:
         {"type": "choose_trump", "seat": 1, "suit": "H"},
         {"type": "choose_trump", "seat": 0, "suit": "S"},
         {"type": "deal", "hands": hands},
+        {"type": "resign", "seat": 1},
     ]
     published = seed_hash(str(seed))
-    hand_end = {"seed": str(seed), "seed_hash": published, "log": log}
+    outcome = {"result": "loss", "loser": 1, "reason": "resigned", "out_order": []}
+    hand_end = {"outcome": outcome, "seed": str(seed), "seed_hash": published, "log": log}
     assert hand_end_problem(hand_end, published=published) is None
     other = seed + 1
     swapped = {
         **hand_end,
         "seed": str(other),
         "seed_hash": seed_hash(str(other)),
-        "log": [*log[:3], {"type": "deal", "hands": deal_of(other, 2, 0)}],
+        "log": [*log[:3], {"type": "deal", "hands": deal_of(other, 2, 0)}, log[4]],
     }
     assert hand_end_problem(swapped) is None  # consistent on its own
+    # A log that stops before the end, or another outcome than the log's, is no record of the hand (deals.md, step 5).
+    assert hand_end_problem({**hand_end, "log": log[:4]}) == "the log does not end the hand as its outcome says"
+    drawn = {"result": "draw", "reason": "agreement", "out_order": []}
+    assert hand_end_problem({**hand_end, "outcome": drawn}) == "the log does not end the hand as its outcome says"
+    problem = hand_end_problem({**hand_end, "outcome": {"result": "win"}})
+    assert problem == "the outcome is not one of log-format.md (result, loser, reason, out_order)"
     assert hand_end_problem(swapped, published=published) == "the hash is not the one published when the hand started"
     # The dealer announced at the start is the log's (deals.md, step 3): a log dealt by the other seat is caught.
     assert hand_end_problem(hand_end, published=published, dealer=0) is None
