@@ -7,6 +7,7 @@ the server (``benchmarks/startup.py`` measures it).
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,24 @@ app = typer.Typer(
 )
 
 
+COMMANDS = (play, review, replay, solve, arena, bench, spec, serve, loadtest)
+"""The modules of the commands, each named as its command and holding its function of that name."""
+
+
+def _name(module: Any) -> str:
+    return str(module.__name__.rpartition(".")[2])
+
+
+def _function(module: Any) -> Any:
+    return getattr(module, _name(module))
+
+
+SPEAKING_COMMANDS = frozenset(
+    _name(module) for module in COMMANDS if "lang" in inspect.signature(_function(module)).parameters
+)
+"""The commands with a ``--lang`` of their own (``play``), which speaks over ``trumps --lang``."""
+
+
 def version_line() -> str:
     """``trumps 0.1.0``: the program and the installed package's version."""
     from importlib.metadata import version
@@ -42,10 +61,16 @@ def _version(asked: bool) -> None:
         raise typer.Exit
 
 
+_spoken_from_the_command_line = False
+"""Whether :func:`main` chose the language from the whole command line (:func:`language_asked`) before parsing it."""
+
+
 def _language(lang: str | None) -> None:
     refuse_unknown_language(lang)
-    if lang is not None:
-        use_language(lang)  # main() has spoken it since the start; a program built from ``app`` speaks it from here
+    if lang is not None and not _spoken_from_the_command_line:
+        # A program built from ``app`` speaks it from here; main() chose already, and a command's own --lang after
+        # this one (trumps --lang ru play --lang cs) speaks over it, in its help and errors too.
+        use_language(lang)
 
 
 @app.callback()
@@ -68,27 +93,38 @@ def _root(
     """Play, replay and analyse games of Svoi Kozyri."""
 
 
-for _module in (play, review, replay, solve, arena, bench, spec, serve, loadtest):
-    app.command(help=_module.HELP)(getattr(_module, _module.__name__.rpartition(".")[2]))
+for _module in COMMANDS:
+    app.command(help=_module.HELP)(_function(_module))
 
 
 def language_asked(argv: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language of the command line: a valid ``--lang xx`` among the arguments (``trumps --lang xx …``
-    for any command, or ``trumps play``'s own option, so that its help speaks the language it will play
-    in), else the usual variables.
+    """The language of the command line, as the command will speak it: a valid ``--lang xx`` before the command
+    (``trumps --lang xx …``), or after it for a command with a ``--lang`` of its own (``trumps play``), the last
+    one given, so that the help and the errors speak the language the command will play in; else the usual
+    variables. A ``--lang`` the command does not take is refused, so it chooses nothing.
 
     >>> language_asked(["play", "--lang", "fi", "--help"], {"LANG": "cs_CZ.UTF-8"})
     'fi'
+    >>> language_asked(["--lang", "ru", "play", "--lang=cs"], {}), language_asked(["--lang", "ru", "play"], {})
+    ('cs', 'ru')
+    >>> language_asked(["replay", "--lang", "ru", "x"], {"LANG": "cs_CZ.UTF-8"})
+    'cs'
     >>> language_asked(["play", "--lang=xx"], {"LANGUAGE": "ru"}), language_asked(["--help"], {})
     ('ru', 'en')
     """
+    asked = None
+    command = None
     for index, argument in enumerate(argv):
+        if argument == "--":
+            break
         value = argv[index + 1] if argument == "--lang" and index + 1 < len(argv) else None
         if argument.startswith("--lang="):
             value = argument.partition("=")[2]
-        if value in LANGUAGES:
-            return value
-    return language_from_environment(environ)
+        if value is None and command is None and not argument.startswith("-") and argv[index - 1 : index] != ["--lang"]:
+            command = argument
+        if value in LANGUAGES and (command is None or command in SPEAKING_COMMANDS):
+            asked = value
+    return asked or language_from_environment(environ)
 
 
 def translated(command: Any) -> None:
@@ -147,7 +183,9 @@ def speak_typer_words() -> None:
 
 def main() -> None:
     stand_in_for_closed_output()
+    global _spoken_from_the_command_line
     use_language(language_asked(sys.argv[1:], os.environ))
+    _spoken_from_the_command_line = True
     if sys.argv[1:] == ["--version"]:  # answered before the commands are built
         writing(lambda: typer.echo(version_line()))
         return

@@ -394,3 +394,20 @@ def test_lang_before_any_command_chooses_its_language() -> None:
     refused = run("--lang", "xx", "bench")
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr == "--lang xx: выберите один из: en, ro, fi, cs, ky, ru\n"  # in the environment's language
+
+
+def test_the_language_of_the_help_and_the_errors_is_the_one_the_command_will_speak() -> None:
+    """``play``'s own ``--lang`` speaks over ``trumps --lang`` in its help and errors too, as in the game; a ``--lang``
+    the command does not take is refused in the language it would have spoken otherwise."""
+    environ = {key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    program = [sys.executable, "-c", "from rules.cli import main; main()"]
+
+    def stderr(*args: str) -> str:
+        done = subprocess.run([*program, *args], capture_output=True, text=True, timeout=60, env=environ)
+        assert done.returncode == 2, done
+        return done.stderr
+
+    assert stderr("--lang", "ru", "play", "--lang", "cs", "--bogus").startswith("trumps play: neznámá volba: --bogus")
+    assert stderr("--lang", "ru", "play", "--lang", "cs", "--players", "9") == "--players 9: hrají 2, 3 nebo 4 hráči\n"
+    environ["LANG"] = "cs_CZ.UTF-8"
+    assert stderr("replay", "--lang", "ru", "x").startswith("trumps replay: neznámá volba: --lang")
