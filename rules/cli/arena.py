@@ -104,8 +104,11 @@ def _table(result: ArenaResult) -> Table:
     table = Table(title=title.format(players=result.players, seed=result.seed))
     table.add_column("A", justify="left")
     table.add_column("B", justify="left")
-    for name in (_("A wins"), _("draws"), _("B wins"), _("A win rate (95% CI)"), _("A score")):
+    for name in (_("A wins"), _("draws"), _("B wins")):
         table.add_column(name, justify="right")
+    # A number and its % are one word: rich would break the line at the no-break space between them.
+    table.add_column(_("A win rate (95% CI)"), justify="right", no_wrap=True)
+    table.add_column(_("A score"), justify="right")
     for pair in result.pairs:
         rate, low, high = pair.win_rate()
         table.add_row(

@@ -411,3 +411,16 @@ def test_the_language_of_the_help_and_the_errors_is_the_one_the_command_will_spe
     assert stderr("--lang", "ru", "play", "--lang", "cs", "--players", "9") == "--players 9: hrají 2, 3 nebo 4 hráči\n"
     environ["LANG"] = "cs_CZ.UTF-8"
     assert stderr("replay", "--lang", "ru", "x").startswith("trumps replay: neznámá volba: --lang")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_arenas_win_rates_stay_whole_at_80_columns(
+    lang: str, speaking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A number and its % are joined by a no-break space, which rich takes for a place to break the line.
+    monkeypatch.setenv("COLUMNS", "80")
+    use_language(lang)
+    code, shown = invoke(["arena", "random", "greedy", "--games", "2", "--seed", "0"])
+    assert code == 0, shown
+    row = next(line for line in shown.splitlines() if line.startswith("│ random │ greedy"))
+    assert f"{number(0, 1)}" in row and f"{number(65.8, 1)}" in row and "%)" in row, shown
