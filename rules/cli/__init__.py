@@ -182,14 +182,17 @@ def speak_typer_words() -> None:
 
 
 def main() -> None:
-    stand_in_for_closed_output()
     global _spoken_from_the_command_line
+    stand_in_for_closed_output()
     use_language(language_asked(sys.argv[1:], os.environ))
-    _spoken_from_the_command_line = True
     if sys.argv[1:] == ["--version"]:  # answered before the commands are built
         writing(lambda: typer.echo(version_line()))
         return
     command = typer.main.get_command(app)
     readable(command)
     translated(command)
-    run(command, "trumps")
+    _spoken_from_the_command_line = True
+    try:
+        run(command, "trumps")
+    finally:  # for whatever runs ``app`` in this process afterwards (tests)
+        _spoken_from_the_command_line = False

@@ -19,7 +19,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from rules.locale import LANGUAGES, LOCALE_DIR
+from rules.locale import LANGUAGES, LOCALE_DIR, percent, speaking
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 PLACEHOLDER = re.compile(r"\{(\w*)(?:![rsa])?\}")  # an empty name: typer's own "[default: {}]"
@@ -121,3 +121,16 @@ def test_every_translation_renders(lang: str) -> None:
             assert translation.pgettext(message.context, message.id).strip()
         else:
             assert translation.gettext(message.id).format("X", **values)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_percentage_in_a_message_is_written_as_the_language_writes_one(lang: str) -> None:
+    """A literal percentage in a translation (``95 %``) is spaced as :func:`rules.locale.percent` spaces a computed one
+    (docs/translations.md: ``58,3 %`` in Czech, Finnish, Romanian and Russian, ``58,3%`` in Kyrgyz)."""
+    with speaking(lang):
+        spaced = percent(0.5) != "50%"
+    for message in catalog(lang):
+        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        for form in forms:
+            for gap in re.findall(r"\d(\s?)%", form):
+                assert bool(gap) == spaced, (message.id, form)
