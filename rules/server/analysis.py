@@ -9,7 +9,7 @@ Routes (registered by :func:`routes`):
 * ``POST /api/analysis/move?level=LEVEL`` ``{"log": TEXT}``: the computer's move there ("play on
   from here");
 * ``GET /api/tables/{id}/hands/{hand}/log``: a finished hand's log (public once the hand is over,
-  as its seed is).
+  as its seed is, which the headers ``Trumps-Seed`` and ``Trumps-Seed-Hash`` give with it).
 
 Searches run in one worker process of their own (``spawn``), never on the event loop and never
 in the pool of the computer seats, so analysing a game does not slow live tables. The worker
@@ -46,6 +46,7 @@ from rules.server.bots import worker_started
 from rules.server.protocol import HttpError, ProtocolError, loads_object
 from rules.server.store import StoreUnavailable
 from rules.server.tables import TABLE_EVENTS, TableConfig, event_part, possible_table_id
+from rules.server.verify import seed_hash
 
 log = logging.getLogger("rules.server")
 
@@ -296,28 +297,34 @@ async def hand_log(request: Request) -> Response:
         return _error("unavailable", "the database cannot be reached right now; try again in a moment", 503)
     if stored is None:
         return _error("not_found", f"there is no table {table_id[:40]!r}", 404)
-    game = await asyncio.to_thread(_hand_game, TableConfig.model_validate(stored.config), stored.events, hand)
-    if game is None:
+    found = await asyncio.to_thread(_hand_game, TableConfig.model_validate(stored.config), stored.events, hand)
+    if found is None:
         return _error("not_found", f"this table has no hand {written[:40]}", 404)
+    game, seed = found
     if not game.is_over():
         return _error("hand_not_over", f"hand {hand} is not over yet: its log is public once it is", 409)
     text = "".join(line + "\n" for line in log_lines(game))
-    return PlainTextResponse(text, media_type="application/x-ndjson")
+    # The seed too, as hand_end revealed it: a client that missed the hand's end can still check its deal.
+    headers = {"Trumps-Seed": seed, "Trumps-Seed-Hash": seed_hash(seed)}
+    return PlainTextResponse(text, media_type="application/x-ndjson", headers=headers)
 
 
-def _hand_game(config: TableConfig, records: list[dict[str, Any]], hand: int) -> Game | None:
-    """Hand number ``hand`` of a table's stored events, replayed (``None`` if the table has no such hand)."""
+def _hand_game(config: TableConfig, records: list[dict[str, Any]], hand: int) -> tuple[Game, str] | None:
+    """Hand number ``hand`` of a table's stored events, replayed, with its seed (``None`` if the table has no such
+    hand)."""
     game: Game | None = None
+    seed = ""
     for record in records:
         kind = record["type"]
         if kind == "hand_started":
             if game is not None:
                 break
             if record["hand"] == hand:
-                game = Game(config.rule_set(record["dealer"]), seed=int(record["seed"]))
+                seed = record["seed"]
+                game = Game(config.rule_set(record["dealer"]), seed=int(seed))
         elif game is not None and kind not in TABLE_EVENTS:
             game.push(parse_event(event_part(record)))
-    return game
+    return None if game is None else (game, seed)
 
 
 def routes() -> list[Route]:

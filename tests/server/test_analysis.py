@@ -146,10 +146,12 @@ def test_a_finished_hand_of_a_table_gives_its_log_and_an_unfinished_one_does_not
         return end
 
     end = asyncio.run(one_hand())
-    status, text = _text(f"{server.http}/api/tables/{table_id}/hands/1/log")
+    with urllib.request.urlopen(f"{server.http}/api/tables/{table_id}/hands/1/log", timeout=10) as response:
+        status, text, headers = response.status, response.read().decode(), response.headers
     assert status == 200
     assert [json.loads(line) for line in text.splitlines()] == end["log"]
     assert read_log(text).is_over()
+    assert (headers["Trumps-Seed"], headers["Trumps-Seed-Hash"]) == (end["seed"], end["seed_hash"])
     status, text = _text(f"{server.http}/api/tables/{table_id}/hands/2/log")
     assert status == 409 and json.loads(text)["code"] == "hand_not_over"
     assert _text(f"{server.http}/api/tables/{table_id}/hands/9/log")[0] == 404
