@@ -19,15 +19,15 @@ it, but a hash sent together with its seed proves nothing on its own.
 >>> hand_end_problem(hand_end, published=seed_hash(seed)) is None
 True
 >>> hand_end_problem({**hand_end, "log": log[:-1]})
-'the log does not end the hand as its outcome says'
->>> hand_end_problem(hand_end, seat=0, hand=["6S"])
+Problem(code='outcome', step=5, message='the log does not end the hand as its outcome says')
+>>> str(hand_end_problem(hand_end, seat=0, hand=["6S"]))
 'the log does not deal seat 0 the hand it was shown'
->>> hand_end_problem({**hand_end, "seed": "42"})
-'the seed does not match its hash'
->>> hand_end_problem({**hand_end, "seed": "0123", "seed_hash": seed_hash("0123")})
-'the seed is not written in decimal digits without leading zeros'
->>> hand_end_problem({**hand_end, "seed": "42", "seed_hash": seed_hash("42")}, published=seed_hash(seed))
-'the hash is not the one published when the hand started'
+>>> hand_end_problem({**hand_end, "seed": "42"}).code
+'seed_hash'
+>>> hand_end_problem({**hand_end, "seed": "0123", "seed_hash": seed_hash("0123")}).code
+'seed_form'
+>>> hand_end_problem({**hand_end, "seed": "42", "seed_hash": seed_hash("42")}, published=seed_hash(seed)).code
+'not_published'
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
 
@@ -55,6 +55,25 @@ PLAYED = frozenset({"choose_trump", "lead", "beat", "second", "take", "resign", 
 """The events of a hand that its updates announce as they are (``update.event``) and its log holds as they were."""
 
 
+class Problem(NamedTuple):
+    """What is wrong with a ``hand_end``: a code, the step of deals.md's *Checking a hand* it fails (0: the message's
+    own form), and an English sentence saying it (``str()``)."""
+
+    code: ProblemCode
+    step: int
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+ProblemCode = Literal[
+    "form", "seed_form", "not_published", "seed_hash", "log", "dealer", "no_deal", "deal", "outcome_form", "outcome",
+    "hand", "events",
+]  # fmt: skip
+"""The codes of :class:`Problem`, in the order they are checked (``spec/hand_ends.json`` has a case of each)."""
+
+
 def hand_end_problem(
     hand_end: dict[str, Any],
     published: str | None = None,
@@ -63,7 +82,7 @@ def hand_end_problem(
     seat: int | None = None,
     hand: Sequence[str] | None = None,
     events: Sequence[dict[str, Any]] | None = None,
-) -> str | None:
+) -> Problem | None:
     """What is wrong with a ``hand_end`` message (seed, hash, deal, log, outcome), or ``None`` if it all checks out.
 
     ``published`` is the ``seed_hash`` and ``dealer`` the dealer announced when the hand started
@@ -71,41 +90,45 @@ def hand_end_problem(
     seed and the dealer were fixed beforehand (deals.md, *Checking a hand*). What a seat saw ties
     the log to the hand it played: ``hand`` its cards (``seat``'s) once the deal was done (the first
     update after the deal, the sixes passed), ``events`` the ``event`` of every update of the hand,
-    in order, from its ``hand_started`` on.
+    in order, from its ``hand_started`` on. The first step that fails is the answer.
     """
+    fields = {"seed": str, "seed_hash": str, "log": list, "outcome": dict}
+    wrong = [name for name, kind in fields.items() if not isinstance(hand_end.get(name), kind)]
+    if wrong or not all(isinstance(line, dict) for line in hand_end["log"]):
+        return Problem("form", 0, f"hand_end has no {', '.join(wrong) or 'log of objects'} of the protocol's form")
     seed = hand_end["seed"]
-    if not isinstance(seed, str) or not re.fullmatch(r"0|[1-9][0-9]*", seed, flags=re.ASCII):
-        return "the seed is not written in decimal digits without leading zeros"
+    if not re.fullmatch(r"0|[1-9][0-9]*", seed, flags=re.ASCII):
+        return Problem("seed_form", 1, "the seed is not written in decimal digits without leading zeros")
     if published is not None and hand_end["seed_hash"] != published:
-        return "the hash is not the one published when the hand started"
+        return Problem("not_published", 2, "the hash is not the one published when the hand started")
     if seed_hash(seed) != hand_end["seed_hash"]:
-        return "the seed does not match its hash"
+        return Problem("seed_hash", 2, "the seed does not match its hash")
     lines = hand_end["log"]
     try:
         game = read_log([json.dumps(line) for line in lines])
     except LogError as error:
-        return f"the log does not replay: {error}"
+        return Problem("log", 3, f"the log does not replay: {error}")
     if dealer is not None and game.rules.dealer != dealer:
-        return f"the log's dealer is seat {game.rules.dealer}, not the seat {dealer} announced"
+        return Problem("dealer", 3, f"the log's dealer is seat {game.rules.dealer}, not the seat {dealer} announced")
     deals = [index for index, line in enumerate(lines) if line.get("type") == "deal"]
     if len(deals) != 1:
-        return "the log has no deal"
+        return Problem("no_deal", 4, "the log has no deal")
     if Game(game.rules, seed=digits_value(seed)).sample_deal().hands != lines[deals[0]]["hands"]:  # any size, §D1.1
-        return "the seed does not deal the logged deal"
+        return Problem("deal", 4, "the seed does not deal the logged deal")
     try:
         outcome = Outcome.model_validate(hand_end["outcome"])
     except ValidationError:
-        return "the outcome is not one of log-format.md (result, loser, reason, out_order)"
+        return Problem("outcome_form", 5, "the outcome is not one of log-format.md (result, loser, reason, out_order)")
     if outcome != game.outcome:
-        return "the log does not end the hand as its outcome says"
+        return Problem("outcome", 5, "the log does not end the hand as its outcome says")
     if seat is not None and hand is not None:
         dealt = read_log([json.dumps(line) for line in lines[: deals[0] + 1]])
         if seat >= dealt.rules.players or set(dealt.hand(seat)) != set(hand):
-            return f"the log does not deal seat {seat} the hand it was shown"
+            return Problem("hand", 6, f"the log does not deal seat {seat} the hand it was shown")
     if events is not None and [_played(line) for line in lines if line.get("type") in PLAYED] != [
         _played(event) for event in events if event.get("type") in PLAYED
     ]:
-        return "the log's trump choices and moves are not those announced"
+        return Problem("events", 6, "the log's trump choices and moves are not those announced")
     return None
 
 

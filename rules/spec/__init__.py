@@ -9,6 +9,7 @@ regenerates into a temporary folder and compares with the committed ``spec/``.
 - ``vectors/``: :mod:`rules.spec.vectors`
 - ``perft.json``: :mod:`rules.spec.perft`
 - ``deals.json``: :mod:`rules.spec.deals`
+- ``hand_ends.json``: :mod:`rules.spec.hand_ends`
 - ``README.md``: how to run the vectors in any language
 
 :func:`write_step` writes the one generated file that is code rather than specification,
@@ -24,6 +25,7 @@ from typing import Any
 
 from rules.spec.chart import mermaid
 from rules.spec.deals import deals_table
+from rules.spec.hand_ends import hand_ends_table
 from rules.spec.output import write_files
 from rules.spec.perft import perft_table
 from rules.spec.schemas import log_schema, protocol_schema, state_schema
@@ -47,6 +49,7 @@ these files is `docs/conformance.md`.
 | `vectors/` | conformance vectors, listed in `vectors/index.json` |
 | `perft.json` | move-generation counts from fixed positions, with the counts per first move (divide) |
 | `deals.json` | seed → deal vectors: the seed's hash, the generator's key and first outputs, and the hands |
+| `hand_ends.json` | checks of a finished hand: `hand_end` messages, what a seat kept, what must be found wrong |
 
 Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
 
@@ -74,6 +77,10 @@ Every schema compiles in Ajv's strict mode (draft 2020-12, no `discriminator`).
    with `seed_hash`, the seed's 32-bit words with `key`, and the generator's first outputs
    with `next32`. For each entry of `deals.json` → `deals`: deal the seed for `players`
    and `dealer`; compare the hands.
+6. For each entry of `hand_ends.json` → `cases`: check `hand_end` as `docs/deals.md` ("Checking
+   a hand") says, with what the seat kept (`published`, `dealer`, `seat`, `hand`, `events`;
+   a null one was not kept, and the steps that need it are passed over). The first step that
+   fails must be the one `problem` names (the codes are listed there), or none when it is null.
 
 An implementation of the replay command (log format §L6) can be checked with nothing but bash
 (`your-replay` stands for that command):
@@ -104,6 +111,7 @@ def spec_files() -> dict[str, str]:
         "machine.mmd": mermaid(),
         "perft.json": _json(perft_table()),
         "deals.json": _json(deals_table()),
+        "hand_ends.json": _json(hand_ends_table()),
     }
     protocol = protocol_schema()
     if protocol is not None:

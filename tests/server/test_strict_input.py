@@ -118,5 +118,6 @@ def test_a_revealed_seed_of_any_length_is_checked_not_a_crash() -> None:
     long_seed = "1" * 5000
     outcome = game.outcome.model_dump(mode="json") if game.outcome else None
     hand_end = {"outcome": outcome, "seed": long_seed, "seed_hash": seed_hash(long_seed), "log": log}
-    assert hand_end_problem(hand_end) == "the seed does not deal the logged deal"
+    problem = hand_end_problem(hand_end)
+    assert problem is not None and problem.code == "deal"
     assert hand_end_problem({**hand_end, "seed": "1", "seed_hash": seed_hash("1")}) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rules.game import Game
 from rules.options import RuleSet
-from rules.server.verify import hand_end_problem, seed_hash
+from rules.server.verify import Problem, hand_end_problem, seed_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = json.loads((ROOT / "spec" / "deals.json").read_text(encoding="utf-8"))
@@ -142,16 +142,19 @@ def test_a_hand_is_checked_against_the_hash_published_when_it_started() -> None:
     }
     assert hand_end_problem(swapped) is None  # consistent on its own
     # A log that stops before the end, or another outcome than the log's, is no record of the hand (deals.md, step 5).
-    assert hand_end_problem({**hand_end, "log": log[:4]}) == "the log does not end the hand as its outcome says"
+    assert _code(hand_end_problem({**hand_end, "log": log[:4]})) == "outcome"
     drawn = {"result": "draw", "reason": "agreement", "out_order": []}
-    assert hand_end_problem({**hand_end, "outcome": drawn}) == "the log does not end the hand as its outcome says"
-    problem = hand_end_problem({**hand_end, "outcome": {"result": "win"}})
-    assert problem == "the outcome is not one of log-format.md (result, loser, reason, out_order)"
-    assert hand_end_problem(swapped, published=published) == "the hash is not the one published when the hand started"
+    assert _code(hand_end_problem({**hand_end, "outcome": drawn})) == "outcome"
+    assert _code(hand_end_problem({**hand_end, "outcome": {"result": "win"}})) == "outcome_form"
+    assert _code(hand_end_problem(swapped, published=published)) == "not_published"
     # The dealer announced at the start is the log's (deals.md, step 3): a log dealt by the other seat is caught.
     assert hand_end_problem(hand_end, published=published, dealer=0) is None
     problem = hand_end_problem(hand_end, published=published, dealer=1)
-    assert problem == "the log's dealer is seat 0, not the seat 1 announced"
+    assert str(problem) == "the log's dealer is seat 0, not the seat 1 announced"
     for written in ("0" + str(seed), "+" + str(seed), str(seed) + " ", "٧"):
         problem = hand_end_problem({**hand_end, "seed": written, "seed_hash": seed_hash(written)})
-        assert problem == "the seed is not written in decimal digits without leading zeros", written
+        assert _code(problem) == "seed_form", written
+
+
+def _code(problem: Problem | None) -> str | None:
+    return None if problem is None else problem.code
