@@ -1,4 +1,4 @@
-// The checks of a finished hand that need no rules engine, written from docs/deals.md ("Checking a hand") alone:
+// The checks of a finished hand that need no rules engine, following docs/deals.md ("Checking a hand") and nothing else:
 // the message's form, the seed's form and hash, the dealer announced, the deal, the outcome's form, and what the
 // seat was shown. Replaying the log (its legality, `log`; how it ends, `outcome`) needs the rules, and is left out.
 

@@ -1,4 +1,4 @@
-// Every case of spec/hand_ends.json, checked by hand_ends.mjs (docs/deals.md alone) as far as no rules are needed.
+// Every case of spec/hand_ends.json, checked by hand_ends.mjs (docs/deals.md) as far as no rules are needed.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
