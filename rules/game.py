@@ -22,7 +22,8 @@ rules.game.IllegalEvent: seat 1 cannot beat: the pile is empty, seat 1 must lead
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -195,10 +196,11 @@ class Game:
             raise RuntimeError("the cards have not been dealt")
         return state.copy()
 
-    def position_counts(self) -> dict[core.PositionKey, int]:
+    def position_counts(self) -> Mapping[core.PositionKey, int]:
         """How often each position of the game has come up so far (rules §3.3.2), as :attr:`core.State.seen` keys
-        them: what a search needs to know of the game's history (:func:`rules.players.base.choose_move`)."""
-        return dict(self._state.seen)
+        them: what a search needs to know of the game's history (:func:`rules.players.base.choose_move`). A read-only
+        view that follows the game, made at every move of a bot, so no copy: ``dict()`` of it keeps it as it is."""
+        return MappingProxyType(self._state.seen)
 
     def state(self) -> GameState:
         """The whole state, as ``trumps replay --json`` prints it."""

@@ -41,9 +41,12 @@ from rules.events import (
     AgreeDraw,
     Beat,
     ChooseTrump,
+    Deal,
+    Event,
     Lead,
     LogLine,
     Notification,
+    Position,
     Resign,
     RuleOptions,
     Seat,
@@ -294,6 +297,13 @@ PublicEvent = Annotated[
     Field(discriminator="type"),
 ]
 """An event of the table as every connection may see it."""
+
+
+def public_event(event: Event) -> PublicEvent:
+    """An event of a game as every connection sees it: a deal as its hand sizes, never the cards."""
+    if isinstance(event, Position):
+        raise ValueError("a table's games start with a deal, never from a position")
+    return DealPublic(hand_sizes=[len(hand) for hand in event.hands]) if isinstance(event, Deal) else event
 
 
 # --- HTTP bodies ---------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.events import AgreeDraw, Deal, Event, Notification, Position, Resign, RuleOptions, event_dict, parse_event
+from rules.events import AgreeDraw, Event, Notification, Resign, RuleOptions, event_dict, parse_event
 from rules.game import Game, IllegalEvent
 from rules.match import Match
 from rules.options import Dealer, Players, RuleSet, dealer_problem
@@ -51,7 +51,6 @@ from rules.server.bots import Bots
 from rules.server.limits import Settings
 from rules.server.protocol import (
     CreateTable,
-    DealPublic,
     DrawOffered,
     HandEnd,
     HandStarted,
@@ -65,6 +64,7 @@ from rules.server.protocol import (
     Status,
     TableInfo,
     Update,
+    public_event,
     stored_name,
     table_status,
 )
@@ -636,10 +636,8 @@ class Table:
 
     def _played(self, event: Event, notifications: list[Notification], by: Actor) -> None:
         """Bookkeeping after the game accepted ``event``."""
-        assert self.game is not None and not isinstance(event, Position)
-        public: PublicEvent = (
-            DealPublic(hand_sizes=[len(hand) for hand in event.hands]) if isinstance(event, Deal) else event
-        )
+        assert self.game is not None
+        public = public_event(event)
         if self.game.is_over():
             self._end_hand()
         self.event_no += 1
@@ -1059,7 +1057,7 @@ class Table:
                 return True
             seat = game.to_act
             assert seat is not None
-            view, counts, seen = game.view(seat), game.position_counts(), self.event_no
+            view, counts, seen = game.view(seat), dict(game.position_counts()), self.event_no  # to a worker process
             state = self.seats[seat]
         if self._settings.computer_delay:
             await asyncio.sleep(self._settings.computer_delay)

@@ -44,6 +44,7 @@ from rules.digits import digits_value
 from rules.game import Game
 from rules.log import LogError, read_log
 from rules.outcome import Outcome
+from rules.table import ENDINGS, PLAY
 
 
 def seed_hash(seed: str) -> str:
@@ -51,7 +52,7 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-PLAYED = frozenset({"choose_trump", "lead", "beat", "second", "take", "resign", "agree_draw"})
+PLAYED = frozenset({"choose_trump", *PLAY, *ENDINGS})
 """The events of a hand that its updates announce as they are (``update.event``) and its log holds as they were."""
 
 

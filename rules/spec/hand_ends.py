@@ -22,7 +22,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from rules.events import ChooseTrump, Deal, Event, Resign, event_dict
+from rules.events import ChooseTrump, Deal, Resign, event_dict
 from rules.game import Game
 from rules.options import RuleSet
 from rules.players.greedy import GreedyPlayer
@@ -53,15 +53,10 @@ def _played(seed: str) -> Game:
     return game
 
 
-def _public(event: Event) -> dict[str, Any]:
-    """An event as an update shows it: a deal as its hand sizes (docs/protocol.md)."""
-    if isinstance(event, Deal):
-        return {"type": "deal", "hand_sizes": [len(hand) for hand in event.hands]}
-    return event_dict(event)
-
-
 def _case(game: Game, seed: str) -> Case:
     """The unchanged case of ``game``: its ``hand_end`` and all that seat 0 kept."""
+    from rules.server.protocol import public_event  # here: the protocol's module imports rules.spec's schemas
+
     dealt = next(index for index, event in enumerate(game.events) if isinstance(event, Deal))
     after_deal = Game.from_events(game.header, game.events[: dealt + 1])
     started = {"type": "hand_started", "hand": 1, "dealer": game.rules.dealer, "seed_hash": seed_hash(seed)}
@@ -80,7 +75,7 @@ def _case(game: Game, seed: str) -> Case:
         "dealer": game.rules.dealer,
         "seat": 0,
         "hand": after_deal.hand(0),
-        "events": [started, *(_public(event) for event in game.events)],
+        "events": [started, *(event_dict(public_event(event)) for event in game.events)],
         "problem": None,
     }
 
